@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The only build entry of chatbench.  BPF objects are compiled with clang for
+# the bpf target, turned into skeleton headers with bpftool, and linked into
+# chat_c together with the benchmark; chat_s needs no BPF at all.
+
+OUT ?= build
+ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
+PREFIX ?= /usr/local
+
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+ifneq ($(SAN),)
+CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=$(SAN)
+endif
+CPPFLAGS += -D_GNU_SOURCE -I$(OUT) -Isrc -Ibpf
+LDLIBS_BPF := -lbpf -lelf -lz
+LDLIBS += -ljansson -lpthread -lm
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
+SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
+
+# Objects shared by both programs, then each program's own.
+COMMON := proto netio stats reslimit numarg
+SERVER := $(COMMON) server chat_s_opts
+CLIENT := $(COMMON) client client_opts local_server output_text \
+	output_json summary trace discover kstats kstats_text kstats_json
+
+obj = $(patsubst %,$(OUT)/%.o,$(1))
+ALL_OBJS := $(sort $(call obj,$(SERVER) $(CLIENT) chat_s chat_c))
+
+BINS := $(OUT)/chat_s $(OUT)/chat_c
+
+.PHONY: all run check bench install clean vmlinux format tests
+all: $(BINS)
+
+$(OUT):
+	$(Q)mkdir -p $@
+
+$(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
+		-Ivmlinux/$(ARCH) -Ibpf -c $< -o $@
+
+$(OUT)/%.skel.h: $(OUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(OUT)/trace.o: $(SKELS)
+
+$(OUT)/%.o: src/%.c $(wildcard src/*.h) $(wildcard bpf/*.h) | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+
+$(OUT)/chat_s: $(call obj,$(SERVER) chat_s)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+$(OUT)/chat_c: $(call obj,$(CLIENT) chat_c)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS_BPF) $(LDLIBS)
+
+# Unit tests (cmocka), one binary per file under tests/unit.
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
+UNIT_LIBS := $(call obj,$(sort $(CLIENT) $(SERVER)))
+
+$(OUT)/tests:
+	$(Q)mkdir -p $@
+
+$(OUT)/tests/%: tests/unit/%.c $(UNIT_LIBS) | $(OUT)/tests
+	$(call msg,TEST-CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $< $(UNIT_LIBS) -o $@ \
+		$(LDFLAGS) -lcmocka $(LDLIBS_BPF) $(LDLIBS)
+
+tests: $(BINS) $(UNIT_BINS)
+
+# The one test command: unit tests, then the loopback integration suite.
+check: tests
+	$(Q)OUT=$(OUT) tests/run.sh
+
+run: $(BINS)
+	$(Q)$(OUT)/chat_c --local $(RUN_ARGS)
+
+bench: $(BINS)
+	$(Q)OUT=$(OUT) tools/bench.sh
+
+install: $(BINS)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin
+
+vmlinux:
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c \
+		> vmlinux/$(ARCH)/vmlinux.h
+
+format:
+	clang-format -i src/*.c src/*.h bpf/*.c bpf/*.h tests/unit/*.c
+
+clean:
+	rm -rf $(OUT)

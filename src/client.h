@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One run of the chat client: control connection, rooms x 20 data
+ * connections, a sender and a receiver thread per connection released
+ * together after 0x11, and the run's counts and clock.
+ */
+#ifndef CHATBENCH_CLIENT_H
+#define CHATBENCH_CLIENT_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+struct kstats;
+struct trace;
+
+enum trace_mode { TRACE_AUTO, TRACE_ON, TRACE_OFF };
+
+struct client_opts {
+	struct sockaddr_in addr;
+	bool have_addr;
+	int port;
+	int rooms;
+	int messages;
+	long runs;
+	int timeout_ms;
+	const char *json_path;
+	bool local;
+	bool quiet;
+	bool verbose;
+	enum trace_mode trace;
+	unsigned int interval_ms;
+	pid_t server_pid;
+	FILE *text;		/* where the text report goes (main sets it) */
+	char **argv;		/* the command line, for the JSON summary */
+	int argc;
+};
+
+struct run_result {
+	int run;		/* 1-based */
+	int rooms;
+	int messages;
+	uint64_t sent;
+	uint64_t received;
+	uint64_t start_ns;	/* CLOCK_MONOTONIC when threads were released */
+	double elapsed_s;
+	double throughput;	/* (sent + received) / elapsed_s */
+	bool ok;
+	char error[320];
+	struct kstats *kernel;	/* NULL when untraced */
+};
+
+struct client_ctx;
+
+struct client_ctx *client_ctx_new(const struct client_opts *o,
+				  struct trace *tracer);
+void client_ctx_free(struct client_ctx *ctx);
+void client_ctx_set_tracer(struct client_ctx *ctx, struct trace *tracer);
+/* Whether client_abort() was called: no further run should start. */
+bool client_stopped(struct client_ctx *ctx);
+/* From any thread (the signal thread): end the current run now. */
+void client_abort(struct client_ctx *ctx, const char *why);
+/* Messages sent plus received so far in the current run (tracer). */
+uint64_t client_progress(void *ctx);
+/* 0 when the run completed with exact counts; res filled either way. */
+int client_run(struct client_ctx *ctx, int run_no, struct run_result *res);
+
+#endif

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chat_c arguments: the original's positional
+ * "ip_addr [num_rooms] [num_messages] [port]" with its defaults, and long
+ * options for what the original could not do.
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "client_opts.h"
+#include "netio.h"
+#include "numarg.h"
+#include "proto.h"
+
+static const char usage[] =
+	"Usage: chat_c [OPTIONS] ip_addr [num_rooms] [num_messages] [port]\n"
+	"       chat_c --local [OPTIONS] [num_rooms] [num_messages]\n"
+	"Run the chat room benchmark against chat_s: num_rooms rooms (10) of 20\n"
+	"users, each sending num_messages messages (100) of 100 bytes that the\n"
+	"server echoes to the 19 others; port 9999.  Prints messages per second.\n"
+	"\n"
+	"  -r, --runs N           repeat the run N times, then a summary (1)\n"
+	"  -j, --json FILE        one JSON object per run and a summary line;\n"
+	"                         '-' for stdout (the text then goes to stderr)\n"
+	"      --local            start chat_s on an ephemeral loopback port\n"
+	"                         for the duration; ip_addr is then optional\n"
+	"  -t, --timeout SEC      bound on every wait of a run (30)\n"
+	"      --trace            trace with eBPF, fail if it cannot load\n"
+	"      --no-trace         do not trace (default: trace when possible)\n"
+	"  -i, --interval MS      period of the per-interval series (100)\n"
+	"      --server-pid PID   the chat_s process to trace (default: found\n"
+	"                         from the listening port)\n"
+	"  -q, --quiet            no 'Creating room' progress lines\n"
+	"  -v, --verbose          kernel histograms as star charts\n"
+	"  -h, --help             this text\n"
+	"  -V, --version          version\n"
+	"\n"
+	"Examples:\n"
+	"  chat_s 127.0.0.1 & chat_c 127.0.0.1 30 1000      the original's way\n"
+	"  chat_c --local --runs 10 10 1000                  ten traced runs\n"
+	"  chat_c --local -r 5 -j results.json 20 500        results as JSON\n"
+	"  chat_c 127.0.0.1 | grep Average | awk '{print $4}'\n";
+
+enum {
+	OPT_LOCAL = 256,
+	OPT_TRACE,
+	OPT_NO_TRACE,
+	OPT_SERVER_PID,
+};
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static int parse_positionals(int argc, char **argv, struct client_opts *o,
+			     char *err, size_t len)
+{
+	const char *host = "127.0.0.1";
+	int first = optind, n = argc - optind;
+	long v;
+
+	/* With --local the address may be left out: numbers are counts. */
+	if (n > 0 && !(o->local && all_digits(argv[first]))) {
+		host = argv[first];
+		first++;
+		n--;
+		o->have_addr = true;
+	} else if (!o->local) {
+		snprintf(err, len, "missing ip_addr (see --help)");
+		return -1;
+	}
+	if (n > 3 || (o->local && n > 2)) {
+		snprintf(err, len, "too many arguments (see --help)");
+		return -1;
+	}
+	if (n > 0) {
+		if (parse_long(argv[first], "num_rooms", 1, CHAT_MAX_ROOMS, &v,
+			       err, len))
+			return -1;
+		o->rooms = (int)v;
+	}
+	if (n > 1) {
+		if (parse_long(argv[first + 1], "num_messages", 1,
+			       CHAT_MAX_MESSAGES, &v, err, len))
+			return -1;
+		o->messages = (int)v;
+	}
+	if (n > 2) {
+		if (parse_long(argv[first + 2], "port", 1, 65535, &v, err, len))
+			return -1;
+		o->port = (int)v;
+	}
+	return net_parse_addr(host, o->port, &o->addr, err, len);
+}
+
+int client_parse(int argc, char **argv, struct client_opts *o, char *err,
+		 size_t len)
+{
+	static const struct option longopts[] = {
+		{ "runs", required_argument, NULL, 'r' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "local", no_argument, NULL, OPT_LOCAL },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "server-pid", required_argument, NULL, OPT_SERVER_PID },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->port = CHAT_DEFAULT_PORT;
+	o->rooms = CHAT_DEFAULT_ROOMS;
+	o->messages = CHAT_DEFAULT_MESSAGES;
+	o->runs = 1;
+	o->timeout_ms = 30000;
+	o->trace = TRACE_AUTO;
+	o->interval_ms = 100;
+	o->argc = argc;
+	o->argv = argv;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:j:t:i:qvhV", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			if (parse_long(optarg, "--runs", 1, 100000, &v, err,
+				       len))
+				return COPTS_ERROR;
+			o->runs = v;
+			break;
+		case 'j':
+			if (!*optarg) {
+				snprintf(err, len, "--json needs a file name");
+				return COPTS_ERROR;
+			}
+			o->json_path = optarg;
+			break;
+		case OPT_LOCAL:
+			o->local = true;
+			break;
+		case 't':
+			if (parse_long(optarg, "--timeout", 1, 86400, &v, err,
+				       len))
+				return COPTS_ERROR;
+			o->timeout_ms = (int)v * 1000;
+			break;
+		case OPT_TRACE:
+			o->trace = TRACE_ON;
+			break;
+		case OPT_NO_TRACE:
+			o->trace = TRACE_OFF;
+			break;
+		case 'i':
+			if (parse_long(optarg, "--interval", 10, 60000, &v, err,
+				       len))
+				return COPTS_ERROR;
+			o->interval_ms = (unsigned int)v;
+			break;
+		case OPT_SERVER_PID:
+			if (parse_long(optarg, "--server-pid", 1, 1L << 22, &v,
+				       err, len))
+				return COPTS_ERROR;
+			o->server_pid = (pid_t)v;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return COPTS_EXIT;
+		case 'V':
+			printf("chat_c (chatbench) %s, protocol of chat %s\n",
+			       CHATBENCH_VERSION, CHAT_VERSION);
+			return COPTS_EXIT;
+		case ':':
+			snprintf(err, len, "option %s needs a value",
+				 argv[optind - 1]);
+			return COPTS_ERROR;
+		default:
+			snprintf(err, len, "unknown option '%s' (see --help)",
+				 argv[optind - 1]);
+			return COPTS_ERROR;
+		}
+	}
+	if (parse_positionals(argc, argv, o, err, len))
+		return COPTS_ERROR;
+	return COPTS_OK;
+}

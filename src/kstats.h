@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One run's kernel figures (struct kstats), computed as the difference of
+ * two snapshots of the tracer's in-kernel counters, plus the percentile
+ * arithmetic on the shared log-linear histograms and the two output forms
+ * (a compact text block and the JSON "kernel" object).  The snapshot type
+ * is public so that the arithmetic can be unit-tested without BPF.
+ */
+#ifndef CHATBENCH_KSTATS_H
+#define CHATBENCH_KSTATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <jansson.h>
+
+#include "chatbench.h"
+
+#define KS_NR_ROLES		CB_NR_ROLES
+#define KS_NR_SOFTIRQS		10
+#define KS_TOP_STEALERS		10
+#define KS_MAX_PROGS		16
+
+extern const char *const ks_role_names[KS_NR_ROLES];
+extern const char *const ks_softirq_names[KS_NR_SOFTIRQS];
+
+/* A histogram over one run, with the percentiles read from it. */
+struct ks_hist {
+	uint64_t count;
+	uint64_t p50, p90, p99, max;	/* same unit as the values */
+	uint64_t buckets[CB_HIST_BUCKETS];
+};
+
+struct ks_role {
+	uint64_t wakeups;
+	uint64_t cross_cpu_wakeups;
+	uint64_t vol_switches;
+	uint64_t invol_switches;
+	uint64_t migrations;
+	uint64_t oncpu_ns;
+	uint64_t runnable_ns;
+	uint64_t blocked_ns;
+	uint64_t offcpu_vol_ns;
+	uint64_t offcpu_invol_ns;
+	uint64_t stolen_ns;	/* this role ran while a subject waited */
+	struct ks_hist rq_lat;	/* wakeup or preemption to on-CPU, ns */
+};
+
+struct ks_cpu {
+	uint64_t idle_ns;
+	uint64_t softirq_ns[KS_NR_SOFTIRQS];
+	uint64_t softirq_cnt[KS_NR_SOFTIRQS];
+	uint64_t stolen_ns;	/* subject waited here while others ran */
+};
+
+/* A task (or, for benchmark threads, a role) that ran while subjects waited. */
+struct ks_stealer {
+	char comm[16];
+	pid_t pid;		/* 0 for idle and for benchmark roles */
+	uint64_t ns;
+	uint64_t cpu_mask;
+	bool is_benchmark;
+	int role;		/* enum cb_role when is_benchmark, else -1 */
+};
+
+struct ks_sock_side {
+	uint64_t data_ready;	/* sampled */
+	struct ks_hist rq_bytes;
+	uint64_t rcvbuf_max;
+	uint64_t sends;		/* sampled */
+	uint64_t wmem_avg;
+	uint64_t wmem_max;
+	uint64_t sndbuf_max;
+	uint64_t sndbuf_full;	/* sampled sends that found the queue full */
+	uint64_t exceed_buf_limit;
+	uint64_t rcvqueue_full;
+};
+
+struct ks_missed {
+	uint64_t stealer_map_full;
+	uint64_t slot_evictions;
+	uint64_t queue_mismatch;
+	uint64_t recursion_misses;	/* prog runs skipped by the kernel */
+	uint64_t lost_events;		/* no event stream: always 0 */
+	uint64_t waiters_migrated;	/* informational, not a loss */
+};
+
+struct ks_prog {
+	char name[32];
+	uint64_t run_time_ns;
+	uint64_t run_cnt;
+};
+
+struct ks_interval {
+	uint64_t start_ns;	/* offset from the run's start */
+	uint64_t duration_ns;
+	uint64_t messages;
+	double throughput;	/* messages per second */
+	uint64_t wakeups;	/* subject roles */
+	uint64_t invol_switches;
+	uint64_t rq_p99_ns;
+	uint64_t idle_ns;
+	uint64_t softirq_ns;
+	struct ks_stealer top;	/* top.ns == 0: none */
+	uint32_t rq_buckets[CB_HIST_BUCKETS];	/* subject roles together */
+};
+
+struct kstats {
+	const char *mode;	/* "tp_btf" or "raw_tp" */
+	int ncpus;
+	uint64_t wall_ns;
+	uint64_t messages;
+	struct ks_role role[KS_NR_ROLES];
+	struct ks_cpu *cpu;			/* ncpus entries */
+	struct ks_stealer stealer[KS_TOP_STEALERS];
+	int nr_stealers;
+	uint64_t stolen_total_ns;
+	struct ks_sock_side sock[CB_NR_SIDES];
+	unsigned int sock_sample_rate;		/* one event in N */
+	struct ks_missed missed;
+	struct ks_prog prog[KS_MAX_PROGS];
+	int nr_progs;
+	uint64_t bpf_run_time_ns;
+	uint64_t bpf_run_cnt;
+	double bpf_cpu_share;	/* of all CPUs' time during the run */
+	struct ks_interval *interval;
+	size_t nr_intervals;
+};
+
+/* Outsider entry of a snapshot (the BPF stealers hash). */
+struct ks_snap_stealer {
+	uint32_t pid;
+	struct cb_stealer v;
+};
+
+/* Everything the tracer copies out of the kernel at one instant. */
+struct ks_snap {
+	uint64_t t_ns;			/* CLOCK_MONOTONIC */
+	uint64_t messages;
+	int ncpus;
+	struct cb_sched_cpu *sched;	/* ncpus entries */
+	struct cb_sock_cpu *sock;	/* ncpus entries */
+	struct ks_snap_stealer *stealers;
+	size_t nr_stealers;
+	struct ks_prog prog[KS_MAX_PROGS];
+	uint64_t recursion_misses[KS_MAX_PROGS];
+	int nr_progs;
+};
+
+/* Percentile p (0..100) of a histogram, interpolated inside its bucket. */
+uint64_t ks_hist_percentile(const uint64_t *buckets, uint64_t count,
+			    double p);
+/* Fill count and the percentiles of h from its buckets. */
+void ks_hist_finish(struct ks_hist *h);
+
+/* Snapshot storage: allocated once, reused for every snapshot. */
+int ks_snap_alloc(struct ks_snap *s, int ncpus);
+void ks_snap_free(struct ks_snap *s);
+
+/*
+ * The figures between snapshots a and b (a taken first).  Maxima are read
+ * from b alone: the tracer zeroes them right after taking a.
+ */
+struct kstats *kstats_from_snaps(const struct ks_snap *a,
+				 const struct ks_snap *b);
+
+/* One interval of the series, from consecutive snapshots. */
+void ks_interval_from_snaps(struct ks_interval *iv, const struct ks_snap *a,
+			    const struct ks_snap *b, uint64_t run_start_ns);
+
+void kstats_print_text(FILE *f, const struct kstats *k, bool verbose);
+json_t *kstats_to_json(const struct kstats *k);
+void kstats_free(struct kstats *k);
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * JSON lines output: one object per run, written and flushed as soon as
+ * the run ends (so a killed client loses nothing already measured), then
+ * one {"summary": ...} line.  Field names are stable; schema_version says
+ * when they change.
+ */
+#ifndef CHATBENCH_OUTPUT_JSON_H
+#define CHATBENCH_OUTPUT_JSON_H
+
+#include <stddef.h>
+
+#include "client.h"
+#include "stats.h"
+
+#define CHATBENCH_SCHEMA_VERSION 1
+
+struct json_out;
+
+/* Opens (creates, truncates) path, or stdout for "-"; NULL with err. */
+struct json_out *json_out_open(const char *path, char *err, size_t len);
+int json_out_run(struct json_out *j, const struct run_result *r);
+int json_out_summary(struct json_out *j, const struct client_opts *o,
+		     const struct stats *s, size_t attempted,
+		     const char *trace_state, bool interrupted);
+/* 0, or -1 if anything written was lost (close/flush failure). */
+int json_out_close(struct json_out *j);
+
+#endif

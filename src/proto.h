@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The wire protocol of the original chat benchmark (1.0.1), byte for byte,
+ * plus the one extension a refusing server needs to explain itself.  Pure
+ * functions over buffers, so the fuzzer and the unit tests can reach them.
+ */
+#ifndef CHATBENCH_PROTO_H
+#define CHATBENCH_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define CHAT_VERSION		"1.0.1"
+#define CHATBENCH_VERSION	"0.1.0"
+#define CHAT_DEFAULT_PORT	9999
+#define CHAT_DEFAULT_ROOMS	10
+#define CHAT_DEFAULT_MESSAGES	100
+#define CHAT_USERS_PER_ROOM	20
+#define CHAT_MSG_SIZE		100
+#define CHAT_START_LEN		8
+#define CHAT_CTL_READY		0x11
+#define CHAT_CTL_DONE		0x22
+/*
+ * Not in the original: a server that refuses a start message sends this
+ * byte followed by a short reason and closes.  The original client treats
+ * any byte but 0x11 as an error, so it stays compatible.
+ */
+#define CHAT_CTL_REFUSE		0x15
+#define CHAT_REASON_MAX		200
+
+/* Defaults for the caps on counts that come from the wire. */
+#define CHAT_MAX_ROOMS		1000
+#define CHAT_MAX_MESSAGES	10000000
+
+struct chat_start {
+	int32_t rooms;
+	int32_t messages;
+};
+
+struct chat_caps {
+	int32_t max_rooms;
+	int32_t max_messages;
+};
+
+void proto_encode_start(const struct chat_start *s,
+			uint8_t buf[CHAT_START_LEN]);
+void proto_decode_start(const uint8_t buf[CHAT_START_LEN],
+			struct chat_start *s);
+/* 0 if acceptable, else -1 with the reason written to why. */
+int proto_check_start(const struct chat_start *s, const struct chat_caps *caps,
+		      char *why, size_t len);
+
+/*
+ * Data stream: unframed 100-byte units.  A reader that gets bytes in
+ * arbitrary chunks (the event-loop servers) keeps the offset into the
+ * current unit; feeding n bytes returns how many units completed.
+ */
+struct unit_acc {
+	uint32_t off;
+};
+
+uint64_t proto_feed_units(struct unit_acc *acc, size_t n);
+
+/*
+ * Message latency: the sender stamps each unit with its send time
+ * (CLOCK_MONOTONIC ns).  The content of a unit is free in the original
+ * protocol, so this stays compatible; a check word lets a receiver skip
+ * units that are not stamped (a foreign server sends garbage).
+ */
+void proto_stamp(uint8_t unit[CHAT_MSG_SIZE], uint64_t send_ns);
+/* 0 and the send time if the unit carries a valid stamp, else -1. */
+int proto_read_stamp(const uint8_t unit[CHAT_MSG_SIZE], uint64_t *send_ns);
+
+#endif

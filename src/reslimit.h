@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Resource limits a run needs: file descriptors (one per connection) and
+ * threads (two per connection on each side).  Checked before a run starts,
+ * so that a run too big for the machine fails at once with the limit named
+ * instead of half-way through.
+ */
+#ifndef CHATBENCH_RESLIMIT_H
+#define CHATBENCH_RESLIMIT_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+/* Workers only hold a 100-byte buffer; small stacks let 4000 threads fit. */
+#define CHAT_THREAD_STACK (64 * 1024)
+
+/* Raise RLIMIT_NOFILE to at least need; -1 with a sentence in err. */
+int limits_ensure_fds(unsigned long need, char *err, size_t len);
+/* Whether need more threads fit under threads-max, pid_max and NPROC. */
+int limits_check_threads(unsigned long need, char *err, size_t len);
+int limits_thread_attr(pthread_attr_t *attr);
+
+#endif

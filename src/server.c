@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The chat server.  One run at a time, as in the original: the first
+ * connection an idle server accepts is the control connection, the next
+ * rooms x 20 are the users in accept order.  Unlike the original, every
+ * wait is bounded and any failure of a run (client gone, garbage, stall,
+ * limits) ends that run only: the server logs one line and serves the next.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "reslimit.h"
+#include "netio.h"
+#include "server.h"
+
+#define TICK_MS 200
+
+static volatile sig_atomic_t stop_requested;
+
+struct srv_run;
+
+/*
+ * The sender forwards each unit with the send time the client stamped in
+ * it (message latency).  The receiver may run ahead of the sender, so the
+ * stamps wait in a ring; a slot overwritten before the sender got to it
+ * only costs that unit its stamp, never a count.
+ */
+#define STAMP_RING 256
+
+struct stamp_slot {
+	atomic_uint_fast64_t seq;	/* unit number + 1, 0 = none */
+	atomic_uint_fast64_t ns;
+};
+
+struct srv_conn {
+	int fd;
+	unsigned int idx;
+	sem_t units;		/* one post per unit received */
+	struct stamp_slot ring[STAMP_RING];
+	pthread_t rcv, snd;
+	bool rcv_up, snd_up;
+	uint64_t rx_units;	/* written by the receiver only */
+	uint64_t tx_units;	/* written by the sender only */
+	struct srv_run *run;
+};
+
+struct srv_run {
+	int rooms;
+	int messages;
+	unsigned int nconn;
+	struct srv_conn *conns;
+	atomic_bool failed;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int finished;	/* threads done, under lock */
+	char why[256];		/* first failure, under lock */
+};
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/*
+ * First failure wins and is the one logged.  Shutting the sockets down
+ * wakes every thread blocked in recv or send; posting the semaphores wakes
+ * the senders waiting for units.
+ */
+static void run_fail(struct srv_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void run_fail(struct srv_run *run, const char *fmt, ...)
+{
+	unsigned int i;
+	va_list ap;
+
+	pthread_mutex_lock(&run->lock);
+	if (atomic_exchange(&run->failed, true)) {
+		pthread_mutex_unlock(&run->lock);
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(run->why, sizeof(run->why), fmt, ap);
+	va_end(ap);
+	pthread_mutex_unlock(&run->lock);
+	for (i = 0; i < run->nconn; i++) {
+		if (run->conns[i].fd >= 0)
+			shutdown(run->conns[i].fd, SHUT_RDWR);
+		sem_post(&run->conns[i].units);
+	}
+}
+
+static void thread_done(struct srv_run *run)
+{
+	pthread_mutex_lock(&run->lock);
+	run->finished++;
+	pthread_cond_signal(&run->cond);
+	pthread_mutex_unlock(&run->lock);
+}
+
+static const char *io_why(ssize_t r)
+{
+	if (r >= 0)
+		return "connection closed by the client";
+	if (errno == EAGAIN || errno == EWOULDBLOCK)
+		return "timed out";
+	return strerror(errno);
+}
+
+static void ring_put(struct srv_conn *c, uint64_t unit, const uint8_t *buf)
+{
+	struct stamp_slot *s = &c->ring[unit % STAMP_RING];
+	uint64_t ns;
+
+	if (proto_read_stamp(buf, &ns))
+		return;
+	atomic_store_explicit(&s->seq, 0, memory_order_relaxed);
+	atomic_store_explicit(&s->ns, ns, memory_order_release);
+	atomic_store_explicit(&s->seq, unit + 1, memory_order_release);
+}
+
+/* Fills buf with the unit's stamp if the ring still holds it. */
+static void ring_get(struct srv_conn *c, uint64_t unit, uint8_t *buf)
+{
+	struct stamp_slot *s = &c->ring[unit % STAMP_RING];
+	uint64_t seq, ns;
+
+	seq = atomic_load_explicit(&s->seq, memory_order_acquire);
+	ns = atomic_load_explicit(&s->ns, memory_order_acquire);
+	if (seq == unit + 1 &&
+	    atomic_load_explicit(&s->seq, memory_order_acquire) == seq)
+		proto_stamp(buf, ns);
+	else
+		memset(buf, 0, 16);
+}
+
+static void *receiver_main(void *arg)
+{
+	struct srv_conn *c = arg;
+	struct srv_run *run = c->run;
+	uint8_t buf[CHAT_MSG_SIZE];
+	int i;
+
+	for (i = 0; i < run->messages; i++) {
+		ssize_t r = net_read_full(c->fd, buf, sizeof(buf));
+
+		if (r != sizeof(buf)) {
+			if (!atomic_load(&run->failed))
+				run_fail(run,
+					 "user %u: receive of message %d of %d: %s",
+					 c->idx, i + 1, run->messages,
+					 io_why(r));
+			break;
+		}
+		ring_put(c, c->rx_units, buf);
+		c->rx_units++;
+		sem_post(&c->units);
+	}
+	thread_done(run);
+	return NULL;
+}
+
+static void *sender_main(void *arg)
+{
+	struct srv_conn *c = arg;
+	struct srv_run *run = c->run;
+	unsigned int first = c->idx / CHAT_USERS_PER_ROOM * CHAT_USERS_PER_ROOM;
+	uint8_t buf[CHAT_MSG_SIZE] = { 0 };
+	unsigned int j;
+	int i;
+
+	for (i = 0; i < run->messages; i++) {
+		while (sem_wait(&c->units) && errno == EINTR)
+			;
+		if (atomic_load(&run->failed))
+			break;
+		ring_get(c, (uint64_t)i, buf);
+		for (j = first; j < first + CHAT_USERS_PER_ROOM; j++) {
+			ssize_t r;
+
+			if (j == c->idx)
+				continue;
+			r = net_write_full(run->conns[j].fd, buf, sizeof(buf));
+			if (r != sizeof(buf)) {
+				if (!atomic_load(&run->failed))
+					run_fail(run, "send to user %u: %s", j,
+						 io_why(r));
+				goto out;
+			}
+			c->tx_units++;
+		}
+	}
+out:
+	thread_done(run);
+	return NULL;
+}
+
+static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void log_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("chat_s: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void refuse(int ctl, const char *peer, const char *why)
+{
+	uint8_t msg[1 + CHAT_REASON_MAX];
+	size_t n = strnlen(why, CHAT_REASON_MAX);
+
+	log_line("refused run from %s: %s", peer, why);
+	msg[0] = CHAT_CTL_REFUSE;
+	memcpy(msg + 1, why, n);
+	/* Best effort: the client may already be gone. */
+	(void)!send(ctl, msg, n + 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+/*
+ * Wait for the listening socket, in ticks so that a signal ends the wait.
+ * 1 ready, 0 timed out (timeout_ms < 0: never), -1 stop or error.
+ */
+static int wait_listen(int lfd, int timeout_ms)
+{
+	int waited = 0;
+
+	for (;;) {
+		int r = net_wait_readable(lfd, TICK_MS);
+
+		if (stop_requested)
+			return -1;
+		if (r)
+			return r > 0 ? 1 : -1;
+		waited += TICK_MS;
+		if (timeout_ms >= 0 && waited >= timeout_ms)
+			return 0;
+	}
+}
+
+static struct srv_run *run_new(const struct chat_start *st)
+{
+	struct srv_run *run = calloc(1, sizeof(*run));
+	unsigned int i;
+
+	if (!run)
+		return NULL;
+	run->rooms = st->rooms;
+	run->messages = st->messages;
+	run->nconn = (unsigned int)st->rooms * CHAT_USERS_PER_ROOM;
+	run->conns = calloc(run->nconn, sizeof(*run->conns));
+	if (!run->conns) {
+		free(run);
+		return NULL;
+	}
+	pthread_mutex_init(&run->lock, NULL);
+	pthread_cond_init(&run->cond, NULL);
+	for (i = 0; i < run->nconn; i++) {
+		run->conns[i].fd = -1;
+		run->conns[i].idx = i;
+		run->conns[i].run = run;
+		sem_init(&run->conns[i].units, 0, 0);
+	}
+	return run;
+}
+
+static void run_free(struct srv_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nconn; i++) {
+		struct srv_conn *c = &run->conns[i];
+
+		if (c->rcv_up)
+			pthread_join(c->rcv, NULL);
+		if (c->snd_up)
+			pthread_join(c->snd, NULL);
+		if (c->fd >= 0)
+			close(c->fd);
+		sem_destroy(&c->units);
+	}
+	pthread_mutex_destroy(&run->lock);
+	pthread_cond_destroy(&run->cond);
+	free(run->conns);
+	free(run);
+}
+
+static int accept_users(struct srv_run *run, int lfd, int timeout_ms)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nconn; i++) {
+		int r = wait_listen(lfd, timeout_ms);
+		int fd;
+
+		if (r <= 0) {
+			run_fail(run, r ? "stopped while accepting users" :
+				 "only %u of %u data connections arrived within %d ms",
+				 i, run->nconn, timeout_ms);
+			return -1;
+		}
+		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0) {
+			run_fail(run, "accept of user %u: %s", i,
+				 strerror(errno));
+			return -1;
+		}
+		run->conns[i].fd = fd;
+		if (net_set_timeouts(fd, timeout_ms)) {
+			run_fail(run, "socket options of user %u: %s", i,
+				 strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int start_threads(struct srv_run *run)
+{
+	pthread_attr_t attr;
+	unsigned int i;
+	int err = 0;
+
+	if (limits_thread_attr(&attr)) {
+		run_fail(run, "pthread attributes: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < run->nconn && !err; i++) {
+		struct srv_conn *c = &run->conns[i];
+
+		err = pthread_create(&c->rcv, &attr, receiver_main, c);
+		if (err)
+			break;
+		c->rcv_up = true;
+		pthread_setname_np(c->rcv, "srv_rcv");
+		err = pthread_create(&c->snd, &attr, sender_main, c);
+		if (err)
+			break;
+		c->snd_up = true;
+		pthread_setname_np(c->snd, "srv_snd");
+	}
+	pthread_attr_destroy(&attr);
+	if (err) {
+		run_fail(run, "cannot create thread %u of %u: %s",
+			 2 * i + 1, 2 * run->nconn, strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Wait for the data plane to finish while watching the control connection:
+ * a client that vanishes mid-run closes it, and the run ends there instead
+ * of after the data timeouts.
+ */
+static void wait_threads(struct srv_run *run, int ctl)
+{
+	unsigned int expect = 0, i;
+
+	for (i = 0; i < run->nconn; i++)
+		expect += run->conns[i].rcv_up + run->conns[i].snd_up;
+	pthread_mutex_lock(&run->lock);
+	while (run->finished < expect) {
+		struct timespec ts;
+		uint8_t b;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += TICK_MS * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&run->cond, &run->lock, &ts);
+		if (run->finished >= expect)
+			break;
+		pthread_mutex_unlock(&run->lock);
+		if (stop_requested)
+			run_fail(run, "server stopped by a signal");
+		else if (recv(ctl, &b, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
+			run_fail(run, "client closed the control connection mid-run");
+		pthread_mutex_lock(&run->lock);
+	}
+	pthread_mutex_unlock(&run->lock);
+}
+
+static void run_totals(struct srv_run *run, uint64_t *rx, uint64_t *tx)
+{
+	unsigned int i;
+
+	*rx = *tx = 0;
+	for (i = 0; i < run->nconn; i++) {
+		*rx += run->conns[i].rx_units;
+		*tx += run->conns[i].tx_units;
+	}
+}
+
+/* One run on an accepted control connection; never fatal to the server. */
+static void serve_run(const struct server_opts *o, int lfd, int ctl,
+		      long run_no)
+{
+	uint8_t start[CHAT_START_LEN], done;
+	struct chat_start st;
+	struct srv_run *run = NULL;
+	char peer[64], why[256];
+	uint64_t rx, tx;
+	ssize_t r;
+
+	net_peer_str(ctl, peer, sizeof(peer));
+	if (net_set_timeouts(ctl, o->timeout_ms)) {
+		log_line("control connection from %s: %s", peer,
+			 strerror(errno));
+		return;
+	}
+	r = net_read_full(ctl, start, sizeof(start));
+	if (r != sizeof(start)) {
+		log_line("control connection from %s: %s after %zd of %d bytes of the start message",
+			 peer, r < 0 ? io_why(r) : "closed", r < 0 ? 0 : r,
+			 CHAT_START_LEN);
+		return;
+	}
+	proto_decode_start(start, &st);
+	if (proto_check_start(&st, &o->caps, why, sizeof(why))) {
+		refuse(ctl, peer, why);
+		return;
+	}
+	if (!o->quiet) {
+		printf("SRV: client connected, rooms = %d messages = %d\n",
+		       st.rooms, st.messages);
+		fflush(stdout);
+	}
+	/* Data sockets, plus the listener, control and stdio. */
+	if (limits_ensure_fds((unsigned long)st.rooms * CHAT_USERS_PER_ROOM +
+				      32, why, sizeof(why)) ||
+	    limits_check_threads(2UL * (unsigned long)st.rooms *
+					 CHAT_USERS_PER_ROOM, why, sizeof(why))) {
+		refuse(ctl, peer, why);
+		return;
+	}
+	run = run_new(&st);
+	if (!run) {
+		refuse(ctl, peer, "out of memory for the run");
+		return;
+	}
+	if (accept_users(run, lfd, o->timeout_ms) || start_threads(run)) {
+		refuse(ctl, peer, run->why);
+		goto out;
+	}
+	/* Every thread exists; the first unit can only come after this. */
+	done = CHAT_CTL_READY;
+	if (net_write_full(ctl, &done, 1) != 1) {
+		run_fail(run, "sending 0x11: %s", strerror(errno));
+		goto report;
+	}
+	wait_threads(run, ctl);
+	if (atomic_load(&run->failed))
+		goto report;
+	r = net_read_full(ctl, &done, 1);
+	if (r != 1)
+		run_fail(run, "no 0x22 at the end of the run: %s", io_why(r));
+	else if (done != CHAT_CTL_DONE)
+		run_fail(run, "end of run byte 0x%02x instead of 0x22", done);
+report:
+	run_totals(run, &rx, &tx);
+	if (atomic_load(&run->failed))
+		log_line("run %ld from %s aborted: %s (%llu messages received, %llu sent)",
+			 run_no, peer, run->why, (unsigned long long)rx,
+			 (unsigned long long)tx);
+	if (!o->quiet) {
+		printf("SRV: %llu messages received, %llu messages sent\n",
+		       (unsigned long long)rx, (unsigned long long)tx);
+		fflush(stdout);
+	}
+out:
+	run_fail(run, "cleanup"); /* no-op after success: wakes nothing */
+	run_free(run);
+}
+
+static int announce_port(int fd, int lfd)
+{
+	char line[16];
+	int n = snprintf(line, sizeof(line), "%u\n", net_local_port(lfd));
+	ssize_t w = write(fd, line, (size_t)n);
+
+	close(fd);
+	return w == n ? 0 : -1;
+}
+
+int server_serve(const struct server_opts *o)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	long runs = 0;
+	sigset_t set;
+	int lfd;
+
+	/* A parent may have left them blocked (chat_c --local does). */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	lfd = net_listen(&o->addr, 4096);
+	if (lfd < 0) {
+		log_line("cannot listen on %s:%u: %s",
+			 inet_ntoa(o->addr.sin_addr), ntohs(o->addr.sin_port),
+			 strerror(errno));
+		return 1;
+	}
+	if (o->ready_fd >= 0 && announce_port(o->ready_fd, lfd)) {
+		log_line("cannot report the port on fd %d: %s", o->ready_fd,
+			 strerror(errno));
+		close(lfd);
+		return 1;
+	}
+	while (!stop_requested && (!o->max_runs || runs < o->max_runs)) {
+		int ctl;
+
+		if (wait_listen(lfd, -1) <= 0)
+			break;
+		ctl = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+		if (ctl < 0) {
+			/* EMFILE and friends: back off, never spin. */
+			log_line("accept: %s", strerror(errno));
+			usleep(TICK_MS * 1000);
+			continue;
+		}
+		serve_run(o, lfd, ctl, ++runs);
+		close(ctl);
+	}
+	close(lfd);
+	return 0;
+}

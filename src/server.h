@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * chat_s: serves runs one after another on a listening socket until told
+ * to stop.  The control plane (start message, accepts, 0x11, 0x22) is the
+ * original's; the data plane is two threads per connection.
+ */
+#ifndef CHATBENCH_SERVER_H
+#define CHATBENCH_SERVER_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+
+#include "proto.h"
+
+struct server_opts {
+	struct sockaddr_in addr;
+	int timeout_ms;		/* bound on every wait inside a run */
+	struct chat_caps caps;
+	int ready_fd;		/* >= 0: write the bound port there, close */
+	bool quiet;		/* no per-run SRV: lines */
+	long max_runs;		/* 0 = forever; for tests and soak */
+};
+
+/* Returns the process exit status. */
+int server_serve(const struct server_opts *opts);
+
+#endif

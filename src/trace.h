@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracer: libbpf lifecycle of the kernel-side programs (open, set
+ * rodata, load, attach once) and the snapshots of their maps that turn into
+ * one struct kstats per run.  The benchmark calls only this interface.
+ */
+#ifndef CHATBENCH_TRACE_H
+#define CHATBENCH_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct kstats;
+struct trace;
+
+struct trace_opts {
+	pid_t client_tgid;	/* process (tgid) of chat_c */
+	pid_t server_tgid;	/* process (tgid) of chat_s, 0 when unknown */
+	uint16_t server_port;	/* host order: selects the benchmark sockets */
+	unsigned int interval_ms; /* per-interval series period, 0 = none */
+	/*
+	 * Messages the client has sent plus received so far in the current
+	 * run; called from the tracer's sampler thread every interval so that
+	 * each interval gets its own throughput.  May be NULL.
+	 */
+	uint64_t (*progress)(void *arg);
+	void *progress_arg;
+};
+
+/*
+ * Load and attach.  On failure returns NULL and writes one human sentence
+ * (no trailing newline) saying why tracing is not possible into err.
+ */
+struct trace *trace_open(const struct trace_opts *opts, char *err,
+			 size_t errlen);
+
+/* The server process may change between runs (e.g. found after connect). */
+void trace_set_server(struct trace *t, pid_t server_tgid);
+
+/* Snapshot at the moment the run's clock starts; starts the sampler. */
+int trace_run_begin(struct trace *t);
+
+/*
+ * Snapshot at the moment the run's clock stops; stops the sampler and
+ * returns the run's kernel figures (caller frees with kstats_free()).
+ */
+struct kstats *trace_run_end(struct trace *t);
+
+void trace_close(struct trace *t);
+
+#endif
