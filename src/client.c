@@ -327,8 +327,13 @@ static int open_users(struct cli_run *run, int ctl)
 			run_fail(run, "socket options: %s", strerror(errno));
 			return -1;
 		}
-		/* A refusal arrives while we are still connecting. */
-		if (control_spoke(ctl, 0, &b, why, sizeof(why))) {
+		/*
+		 * A refusal arrives while we are still connecting.  After the
+		 * last connection the server may rightly answer 0x11 at once:
+		 * that byte is wait_ready()'s to read.
+		 */
+		if (i + 1 < run->nconn &&
+		    control_spoke(ctl, 0, &b, why, sizeof(why))) {
 			run_fail(run, "%s",
 				 b == CHAT_CTL_READY ?
 				 "the server sent 0x11 before all users connected" :

@@ -51,12 +51,11 @@ int net_set_timeouts(int fd, int ms)
 	return 0;
 }
 
-ssize_t net_read_full(int fd, void *buf, size_t n)
+ssize_t net_read_full_got(int fd, void *buf, size_t n, size_t *got)
 {
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = recv(fd, (char *)buf + got, n - got, MSG_WAITALL);
+	*got = 0;
+	while (*got < n) {
+		ssize_t r = recv(fd, (char *)buf + *got, n - *got, MSG_WAITALL);
 
 		if (r == 0)
 			break;
@@ -65,9 +64,16 @@ ssize_t net_read_full(int fd, void *buf, size_t n)
 				continue;
 			return -1;
 		}
-		got += (size_t)r;
+		*got += (size_t)r;
 	}
-	return (ssize_t)got;
+	return (ssize_t)*got;
+}
+
+ssize_t net_read_full(int fd, void *buf, size_t n)
+{
+	size_t got;
+
+	return net_read_full_got(fd, buf, n, &got);
 }
 
 ssize_t net_write_full(int fd, const void *buf, size_t n)

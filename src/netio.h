@@ -20,6 +20,8 @@ int net_set_timeouts(int fd, int ms);
  * (errno EAGAIN when the receive timeout expired).
  */
 ssize_t net_read_full(int fd, void *buf, size_t n);
+/* The same, telling in *got how much arrived before an error. */
+ssize_t net_read_full_got(int fd, void *buf, size_t n, size_t *got);
 /* Write exactly n bytes without SIGPIPE; n or -1 (errno set). */
 ssize_t net_write_full(int fd, const void *buf, size_t n);
 /* Connected socket or -1 with errno (ETIMEDOUT after timeout_ms). */

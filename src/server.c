@@ -418,6 +418,7 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 	struct srv_run *run = NULL;
 	char peer[64], why[256];
 	uint64_t rx, tx;
+	size_t got;
 	ssize_t r;
 
 	net_peer_str(ctl, peer, sizeof(peer));
@@ -426,10 +427,10 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 			 strerror(errno));
 		return;
 	}
-	r = net_read_full(ctl, start, sizeof(start));
+	r = net_read_full_got(ctl, start, sizeof(start), &got);
 	if (r != sizeof(start)) {
-		log_line("control connection from %s: %s after %zd of %d bytes of the start message",
-			 peer, r < 0 ? io_why(r) : "closed", r < 0 ? 0 : r,
+		log_line("control connection from %s: %s after %zu of %d bytes of the start message",
+			 peer, r < 0 ? io_why(r) : "closed", got,
 			 CHAT_START_LEN);
 		return;
 	}

@@ -1,0 +1,114 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The benchmark on loopback: exact counts, the original's output lines,
+# repeated runs, JSON results.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	start_server
+}
+
+teardown() {
+	stop_server
+}
+
+@test "exact message counts for several rooms x messages" {
+	for rm in "1 1" "1 7" "2 10" "3 37" "10 100"; do
+		set -- $rm
+		assert_normal_run "$1" "$2"
+	done
+}
+
+@test "the original's result lines, in order, with correct totals" {
+	run "$CHAT_C" --no-trace 127.0.0.1 2 5 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "Creating room number 1 ..." ]
+	[ "${lines[1]}" = "20 connections so far." ]
+	[ "${lines[3]}" = "40 connections so far." ]
+	echo "$output" | grep -qx "Running the test ..."
+	echo "$output" | grep -qx "Test complete."
+	echo "$output" | grep -qx "Simulator version  : 1.0.1"
+	echo "$output" | grep -qx "Total messages     : 4000"
+	echo "$output" | grep -Eqx "Elapsed time       : [0-9]+\.[0-9]{3} seconds"
+	echo "$output" | grep -Eqx "Average throughput : [0-9]+ messages per second"
+}
+
+@test "seed scripts: grep Average | awk '{print \$4}' gives a positive integer" {
+	n=$("$CHAT_C" --no-trace 127.0.0.1 2 20 "$SRV_PORT" | grep Average | awk '{print $4}')
+	[[ "$n" =~ ^[0-9]+$ ]]
+	[ "$n" -gt 0 ]
+	m=$("$CHAT_C" --no-trace 127.0.0.1 2 20 "$SRV_PORT" | grep Average | cut -d" " -f4)
+	[ "$m" -gt 0 ]
+}
+
+@test "throughput is total messages over elapsed time, in 64 bits" {
+	run "$CHAT_C" -q --no-trace 127.0.0.1 2 50 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	total=$(echo "$output" | awk '/^Total messages/ {print $4}')
+	el=$(echo "$output" | awk '/^Elapsed time/ {print $4}')
+	tp=$(echo "$output" | awk '/^Average throughput/ {print $4}')
+	# The printed elapsed time is rounded to 1 ms: allow for that.
+	awk -v t="$total" -v e="$el" -v p="$tp" \
+		'BEGIN { r = t / e; exit !(p > r * 0.9 && p < r * 1.1 + 1000) }'
+}
+
+@test "--runs prints each run and a summary" {
+	run "$CHAT_C" -q --no-trace --runs 3 127.0.0.1 1 20 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | grep -c '^Average throughput')" -eq 3 ]
+	echo "$output" | grep -q "^Summary            : 3 of 3 runs completed, 1 rooms x 20 messages"
+	echo "$output" | grep -Eq "^Throughput median  : [0-9]+"
+	echo "$output" | grep -Eq "^Relative spread    : [0-9.]+ %"
+}
+
+@test "--json writes one parseable object per run and a summary" {
+	f="$BATS_TEST_TMPDIR/r.json"
+	run "$CHAT_C" -q --no-trace -r 2 -j "$f" 127.0.0.1 2 10 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	[ "$(wc -l <"$f")" -eq 3 ]
+	jq -se 'map(select(.run)) | length == 2 and all(.[];
+		.schema_version == 1 and .rooms == 2 and .messages == 10 and
+		.users_per_room == 20 and .message_size == 100 and
+		.messages_sent == 400 and .messages_received == 7600 and
+		.elapsed_s > 0 and .throughput > 0)' "$f"
+	tail -n 1 "$f" | jq -e '.summary | .runs == 2 and .avg > 0 and
+		.min <= .median and .median <= .max and
+		(.kernel_release | length > 0) and .cpus >= 1 and
+		(.command_line | test("-j"))'
+}
+
+@test "--json - puts JSON on stdout and the text on stderr" {
+	run --separate-stderr "$CHAT_C" -q --no-trace -j - 127.0.0.1 1 5 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e . >/dev/null
+	echo "$stderr" | grep -q "^Average throughput"
+}
+
+@test "--local runs without a hand-started server" {
+	run "$CHAT_C" --local -q --no-trace 2 10
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -qx "Messages received  : 7600"
+}
+
+@test "threads are named by role" {
+	"$CHAT_C" -q --no-trace 127.0.0.1 2 100000 "$SRV_PORT" >/dev/null &
+	cpid=$!
+	sleep 0.5
+	# Frozen mid-run, every worker of both sides is alive.
+	kill -STOP $cpid
+	names=$(cat /proc/$cpid/task/*/comm /proc/$SRV_PID/task/*/comm |
+		sort | uniq -c)
+	kill -KILL $cpid
+	wait $cpid || true
+	for role in cli_snd cli_rcv srv_rcv srv_snd; do
+		echo "$names" | grep -Eq "^ +40 $role\$"
+	done
+}
+
+@test "100 rooms (2,000 connections, 4,000 threads a side) run" {
+	run "$CHAT_C" -q --no-trace 127.0.0.1 100 3 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -qx "Messages received  : 114000"
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The one test runner: the cmocka unit tests, then the bats integration
+# suites, all in TAP; ends with the line "N passed, N failed, N skipped".
+# Integration tests that need BPF skip without it, unless
+# CHATBENCH_REQUIRE_BPF=1 (CI), where they fail instead.
+set -u
+cd "$(dirname "$0")/.."
+OUT=${OUT:-build}
+export OUT
+pass=0 fail=0 skip=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+count() {
+	local line
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+		case $line in
+		"not ok"*)
+			fail=$((fail + 1)) ;;
+		"ok "*"# skip"* | "ok "*"# SKIP"*)
+			skip=$((skip + 1)) ;;
+		"ok "*)
+			pass=$((pass + 1)) ;;
+		esac
+	done
+}
+
+for t in "$OUT"/tests/test_*; do
+	[ -x "$t" ] || continue
+	echo "# unit: $(basename "$t")"
+	CMOCKA_MESSAGE_OUTPUT=TAP "$t" >"$log" 2>&1
+	rc=$?
+	count <"$log"
+	# A crash prints no "not ok": count it.
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$log"; then
+		echo "not ok - $(basename "$t") exited with status $rc"
+		fail=$((fail + 1))
+	fi
+done
+
+suites=${SUITES:-tests/integration/*.bats}
+for s in $suites; do
+	echo "# integration: $s"
+	bats --tap "$s" >"$log" 2>&1
+	rc=$?
+	count <"$log"
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$log"; then
+		echo "not ok - $s: bats exited with status $rc"
+		fail=$((fail + 1))
+	fi
+done
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

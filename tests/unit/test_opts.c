@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of both command lines: defaults, the original forms, errors. */
+#include <arpa/inet.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "chat_s_opts.h"
+#include "client_opts.h"
+
+#define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
+#define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
+#define PARSE_C(o, err, ...) \
+	client_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), o, err, sizeof(err))
+#define PARSE_S(o, err, ...) \
+	chat_s_parse(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), o, err, sizeof(err))
+
+static void test_client_defaults(void **state)
+{
+	struct client_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "127.0.0.1"), COPTS_OK);
+	assert_int_equal(o.rooms, 10);
+	assert_int_equal(o.messages, 100);
+	assert_int_equal(o.port, 9999);
+	assert_int_equal(ntohs(o.addr.sin_port), 9999);
+	assert_int_equal(o.runs, 1);
+	assert_int_equal(o.trace, TRACE_AUTO);
+	assert_int_equal(o.interval_ms, 100);
+}
+
+static void test_client_original_positionals(void **state)
+{
+	struct client_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "127.0.0.1", "30", "1000",
+				 "9000"),
+			 COPTS_OK);
+	assert_int_equal(o.rooms, 30);
+	assert_int_equal(o.messages, 1000);
+	assert_int_equal(ntohs(o.addr.sin_port), 9000);
+	assert_int_equal(o.addr.sin_addr.s_addr, htonl(0x7f000001));
+}
+
+static void test_client_local_without_address(void **state)
+{
+	struct client_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--local", "-r", "3",
+				 "--no-trace", "5", "50"),
+			 COPTS_OK);
+	assert_true(o.local);
+	assert_false(o.have_addr);
+	assert_int_equal(o.rooms, 5);
+	assert_int_equal(o.messages, 50);
+	assert_int_equal(o.runs, 3);
+	assert_int_equal(o.trace, TRACE_OFF);
+}
+
+static void test_client_errors(void **state)
+{
+	struct client_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE_C(&o, err, "chat_c"), COPTS_ERROR);
+	assert_non_null(strstr(err, "missing ip_addr"));
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "127.0.0.1", "10x"),
+			 COPTS_ERROR);
+	assert_non_null(strstr(err, "num_rooms"));
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "127.0.0.1", "0"),
+			 COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "127.0.0.1", "1", "-5"),
+			 COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "127.0.0.1", "1", "1",
+				 "70000"),
+			 COPTS_ERROR);
+	assert_non_null(strstr(err, "port"));
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--runs", "0", "127.0.0.1"),
+			 COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--bogus", "127.0.0.1"),
+			 COPTS_ERROR);
+	assert_non_null(strstr(err, "--bogus"));
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "127.0.0.1", "--runs"),
+			 COPTS_ERROR);
+	assert_non_null(strstr(err, "needs a value"));
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "no.such.host.invalid"),
+			 COPTS_ERROR);
+}
+
+static void test_server_parse(void **state)
+{
+	struct server_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "127.0.0.1"), OPTS_OK);
+	assert_int_equal(ntohs(o.addr.sin_port), 9999);
+	assert_int_equal(o.caps.max_rooms, 1000);
+	assert_int_equal(o.ready_fd, -1);
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "--max-rooms", "5", "-t",
+				 "2", "0.0.0.0", "0"),
+			 OPTS_OK);
+	assert_int_equal(o.caps.max_rooms, 5);
+	assert_int_equal(o.timeout_ms, 2000);
+	assert_int_equal(ntohs(o.addr.sin_port), 0);
+	assert_int_equal(PARSE_S(&o, err, "chat_s"), OPTS_ERROR);
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "1.2.3.4", "x"),
+			 OPTS_ERROR);
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "1.2.3.4", "1", "2"),
+			 OPTS_ERROR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_client_defaults),
+		cmocka_unit_test(test_client_original_positionals),
+		cmocka_unit_test(test_client_local_without_address),
+		cmocka_unit_test(test_client_errors),
+		cmocka_unit_test(test_server_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

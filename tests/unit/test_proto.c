@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the wire protocol: encoding, validation, unit framing. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "proto.h"
+
+static const struct chat_caps caps = { .max_rooms = 1000,
+				       .max_messages = 10000000 };
+
+/* The bytes the original client sent for 1 room, 2 messages. */
+static void test_start_bytes_match_original(void **state)
+{
+	const uint8_t want[] = { 1, 0, 0, 0, 2, 0, 0, 0 };
+	struct chat_start s = { 1, 2 };
+	uint8_t buf[CHAT_START_LEN];
+
+	(void)state;
+	proto_encode_start(&s, buf);
+	assert_memory_equal(buf, want, sizeof(want));
+}
+
+static void test_start_round_trip(void **state)
+{
+	struct chat_start in = { 30, 1000 }, out;
+	uint8_t buf[CHAT_START_LEN];
+
+	(void)state;
+	proto_encode_start(&in, buf);
+	proto_decode_start(buf, &out);
+	assert_int_equal(out.rooms, 30);
+	assert_int_equal(out.messages, 1000);
+}
+
+static void test_start_negative_from_wire(void **state)
+{
+	const uint8_t buf[] = { 0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0x80 };
+	struct chat_start s;
+	char why[128];
+
+	(void)state;
+	proto_decode_start(buf, &s);
+	assert_int_equal(s.rooms, -1);
+	assert_int_equal(s.messages, INT32_MIN);
+	assert_int_equal(proto_check_start(&s, &caps, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "rooms = -1"));
+}
+
+static void test_check_start(void **state)
+{
+	struct chat_start ok = { 10, 100 }, zero_r = { 0, 1 },
+			  zero_m = { 1, 0 }, big_r = { 1001, 1 },
+			  big_m = { 1, 10000001 }, edge = { 1000, 10000000 };
+	char why[128];
+
+	(void)state;
+	assert_int_equal(proto_check_start(&ok, &caps, why, sizeof(why)), 0);
+	assert_int_equal(proto_check_start(&edge, &caps, why, sizeof(why)), 0);
+	assert_int_equal(proto_check_start(&zero_r, &caps, why, sizeof(why)),
+			 -1);
+	assert_int_equal(proto_check_start(&zero_m, &caps, why, sizeof(why)),
+			 -1);
+	assert_non_null(strstr(why, "messages = 0"));
+	assert_int_equal(proto_check_start(&big_r, &caps, why, sizeof(why)),
+			 -1);
+	assert_non_null(strstr(why, "cap of 1000"));
+	assert_int_equal(proto_check_start(&big_m, &caps, why, sizeof(why)),
+			 -1);
+	assert_non_null(strstr(why, "--max-messages"));
+}
+
+static void test_feed_units(void **state)
+{
+	struct unit_acc acc = { 0 };
+
+	(void)state;
+	assert_int_equal(proto_feed_units(&acc, 99), 0);
+	assert_int_equal(proto_feed_units(&acc, 1), 1);
+	assert_int_equal(proto_feed_units(&acc, 250), 2);
+	assert_int_equal(acc.off, 50);
+	assert_int_equal(proto_feed_units(&acc, 50), 1);
+	assert_int_equal(acc.off, 0);
+	assert_int_equal(proto_feed_units(&acc, 0), 0);
+}
+
+static void test_stamp_round_trip(void **state)
+{
+	uint8_t unit[CHAT_MSG_SIZE];
+	uint64_t ns = 0;
+
+	(void)state;
+	memset(unit, 7, sizeof(unit));
+	proto_stamp(unit, 123456789012345ull);
+	assert_int_equal(proto_read_stamp(unit, &ns), 0);
+	assert_int_equal(ns, 123456789012345ull);
+}
+
+static void test_stamp_rejects_garbage(void **state)
+{
+	uint8_t unit[CHAT_MSG_SIZE];
+	uint64_t ns;
+
+	(void)state;
+	/* What the original client sends: its thread index everywhere. */
+	memset(unit, 3, sizeof(unit));
+	assert_int_equal(proto_read_stamp(unit, &ns), -1);
+	proto_stamp(unit, 42);
+	unit[6] ^= 1; /* a torn or interleaved unit */
+	assert_int_equal(proto_read_stamp(unit, &ns), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_start_bytes_match_original),
+		cmocka_unit_test(test_start_round_trip),
+		cmocka_unit_test(test_start_negative_from_wire),
+		cmocka_unit_test(test_check_start),
+		cmocka_unit_test(test_feed_units),
+		cmocka_unit_test(test_stamp_round_trip),
+		cmocka_unit_test(test_stamp_rejects_garbage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
