@@ -41,7 +41,7 @@ SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 
 # Objects shared by both programs, then each program's own.
 COMMON := proto netio stats reslimit numarg
-SERVER := $(COMMON) server chat_s_opts
+SERVER := $(COMMON) server srv_threads chat_s_opts
 CLIENT := $(COMMON) client client_opts local_server output_text \
 	output_json summary trace discover kstats kstats_text kstats_json
 

@@ -103,11 +103,19 @@ int local_server_start(struct local_server *ls, const struct sockaddr_in *addr,
 
 void local_server_stop(struct local_server *ls)
 {
-	int status;
+	int status, i;
 
 	if (ls->pid <= 0)
 		return;
+	/* chat_s ends its current run first; give it a few seconds. */
 	kill(ls->pid, SIGTERM);
+	for (i = 0; i < 100; i++) {
+		if (waitpid(ls->pid, &status, WNOHANG) == ls->pid)
+			goto out;
+		usleep(50 * 1000);
+	}
+	kill(ls->pid, SIGKILL);
 	waitpid(ls->pid, &status, 0);
+out:
 	ls->pid = 0;
 }

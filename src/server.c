@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
-#include <semaphore.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -23,65 +22,21 @@
 #include "reslimit.h"
 #include "netio.h"
 #include "server.h"
+#include "srv_run.h"
 
 #define TICK_MS 200
 
+/* 1: finish the current run, then exit; 2 or more: abort it now. */
 static volatile sig_atomic_t stop_requested;
-
-struct srv_run;
-
-/*
- * The sender forwards each unit with the send time the client stamped in
- * it (message latency).  The receiver may run ahead of the sender, so the
- * stamps wait in a ring; a slot overwritten before the sender got to it
- * only costs that unit its stamp, never a count.
- */
-#define STAMP_RING 256
-
-struct stamp_slot {
-	atomic_uint_fast64_t seq;	/* unit number + 1, 0 = none */
-	atomic_uint_fast64_t ns;
-};
-
-struct srv_conn {
-	int fd;
-	unsigned int idx;
-	sem_t units;		/* one post per unit received */
-	struct stamp_slot ring[STAMP_RING];
-	pthread_t rcv, snd;
-	bool rcv_up, snd_up;
-	uint64_t rx_units;	/* written by the receiver only */
-	uint64_t tx_units;	/* written by the sender only */
-	struct srv_run *run;
-};
-
-struct srv_run {
-	int rooms;
-	int messages;
-	unsigned int nconn;
-	struct srv_conn *conns;
-	atomic_bool failed;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	unsigned int finished;	/* threads done, under lock */
-	char why[256];		/* first failure, under lock */
-};
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop_requested = 1;
+	if (stop_requested < 2)
+		stop_requested++;
 }
 
-/*
- * First failure wins and is the one logged.  Shutting the sockets down
- * wakes every thread blocked in recv or send; posting the semaphores wakes
- * the senders waiting for units.
- */
-static void run_fail(struct srv_run *run, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void run_fail(struct srv_run *run, const char *fmt, ...)
+void srv_run_fail(struct srv_run *run, const char *fmt, ...)
 {
 	unsigned int i;
 	va_list ap;
@@ -95,14 +50,21 @@ static void run_fail(struct srv_run *run, const char *fmt, ...)
 	vsnprintf(run->why, sizeof(run->why), fmt, ap);
 	va_end(ap);
 	pthread_mutex_unlock(&run->lock);
-	for (i = 0; i < run->nconn; i++) {
+	for (i = 0; i < run->nconn; i++)
 		if (run->conns[i].fd >= 0)
 			shutdown(run->conns[i].fd, SHUT_RDWR);
-		sem_post(&run->conns[i].units);
-	}
+	if (run->model && run->model->wake)
+		run->model->wake(run);
 }
 
-static void thread_done(struct srv_run *run)
+void srv_worker_started(struct srv_run *run)
+{
+	pthread_mutex_lock(&run->lock);
+	run->workers++;
+	pthread_mutex_unlock(&run->lock);
+}
+
+void srv_worker_done(struct srv_run *run)
 {
 	pthread_mutex_lock(&run->lock);
 	run->finished++;
@@ -110,101 +72,13 @@ static void thread_done(struct srv_run *run)
 	pthread_mutex_unlock(&run->lock);
 }
 
-static const char *io_why(ssize_t r)
+const char *srv_io_why(long r)
 {
 	if (r >= 0)
 		return "connection closed by the client";
 	if (errno == EAGAIN || errno == EWOULDBLOCK)
 		return "timed out";
 	return strerror(errno);
-}
-
-static void ring_put(struct srv_conn *c, uint64_t unit, const uint8_t *buf)
-{
-	struct stamp_slot *s = &c->ring[unit % STAMP_RING];
-	uint64_t ns;
-
-	if (proto_read_stamp(buf, &ns))
-		return;
-	atomic_store_explicit(&s->seq, 0, memory_order_relaxed);
-	atomic_store_explicit(&s->ns, ns, memory_order_release);
-	atomic_store_explicit(&s->seq, unit + 1, memory_order_release);
-}
-
-/* Fills buf with the unit's stamp if the ring still holds it. */
-static void ring_get(struct srv_conn *c, uint64_t unit, uint8_t *buf)
-{
-	struct stamp_slot *s = &c->ring[unit % STAMP_RING];
-	uint64_t seq, ns;
-
-	seq = atomic_load_explicit(&s->seq, memory_order_acquire);
-	ns = atomic_load_explicit(&s->ns, memory_order_acquire);
-	if (seq == unit + 1 &&
-	    atomic_load_explicit(&s->seq, memory_order_acquire) == seq)
-		proto_stamp(buf, ns);
-	else
-		memset(buf, 0, 16);
-}
-
-static void *receiver_main(void *arg)
-{
-	struct srv_conn *c = arg;
-	struct srv_run *run = c->run;
-	uint8_t buf[CHAT_MSG_SIZE];
-	int i;
-
-	for (i = 0; i < run->messages; i++) {
-		ssize_t r = net_read_full(c->fd, buf, sizeof(buf));
-
-		if (r != sizeof(buf)) {
-			if (!atomic_load(&run->failed))
-				run_fail(run,
-					 "user %u: receive of message %d of %d: %s",
-					 c->idx, i + 1, run->messages,
-					 io_why(r));
-			break;
-		}
-		ring_put(c, c->rx_units, buf);
-		c->rx_units++;
-		sem_post(&c->units);
-	}
-	thread_done(run);
-	return NULL;
-}
-
-static void *sender_main(void *arg)
-{
-	struct srv_conn *c = arg;
-	struct srv_run *run = c->run;
-	unsigned int first = c->idx / CHAT_USERS_PER_ROOM * CHAT_USERS_PER_ROOM;
-	uint8_t buf[CHAT_MSG_SIZE] = { 0 };
-	unsigned int j;
-	int i;
-
-	for (i = 0; i < run->messages; i++) {
-		while (sem_wait(&c->units) && errno == EINTR)
-			;
-		if (atomic_load(&run->failed))
-			break;
-		ring_get(c, (uint64_t)i, buf);
-		for (j = first; j < first + CHAT_USERS_PER_ROOM; j++) {
-			ssize_t r;
-
-			if (j == c->idx)
-				continue;
-			r = net_write_full(run->conns[j].fd, buf, sizeof(buf));
-			if (r != sizeof(buf)) {
-				if (!atomic_load(&run->failed))
-					run_fail(run, "send to user %u: %s", j,
-						 io_why(r));
-				goto out;
-			}
-			c->tx_units++;
-		}
-	}
-out:
-	thread_done(run);
-	return NULL;
 }
 
 static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -253,7 +127,8 @@ static int wait_listen(int lfd, int timeout_ms)
 	}
 }
 
-static struct srv_run *run_new(const struct chat_start *st)
+static struct srv_run *run_new(const struct chat_start *st,
+			      const struct srv_model *model)
 {
 	struct srv_run *run = calloc(1, sizeof(*run));
 	unsigned int i;
@@ -263,6 +138,7 @@ static struct srv_run *run_new(const struct chat_start *st)
 	run->rooms = st->rooms;
 	run->messages = st->messages;
 	run->nconn = (unsigned int)st->rooms * CHAT_USERS_PER_ROOM;
+	run->model = model;
 	run->conns = calloc(run->nconn, sizeof(*run->conns));
 	if (!run->conns) {
 		free(run);
@@ -273,8 +149,6 @@ static struct srv_run *run_new(const struct chat_start *st)
 	for (i = 0; i < run->nconn; i++) {
 		run->conns[i].fd = -1;
 		run->conns[i].idx = i;
-		run->conns[i].run = run;
-		sem_init(&run->conns[i].units, 0, 0);
 	}
 	return run;
 }
@@ -283,17 +157,10 @@ static void run_free(struct srv_run *run)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->nconn; i++) {
-		struct srv_conn *c = &run->conns[i];
-
-		if (c->rcv_up)
-			pthread_join(c->rcv, NULL);
-		if (c->snd_up)
-			pthread_join(c->snd, NULL);
-		if (c->fd >= 0)
-			close(c->fd);
-		sem_destroy(&c->units);
-	}
+	run->model->finish(run);
+	for (i = 0; i < run->nconn; i++)
+		if (run->conns[i].fd >= 0)
+			close(run->conns[i].fd);
 	pthread_mutex_destroy(&run->lock);
 	pthread_cond_destroy(&run->cond);
 	free(run->conns);
@@ -309,56 +176,23 @@ static int accept_users(struct srv_run *run, int lfd, int timeout_ms)
 		int fd;
 
 		if (r <= 0) {
-			run_fail(run, r ? "stopped while accepting users" :
+			srv_run_fail(run, r ? "stopped while accepting users" :
 				 "only %u of %u data connections arrived within %d ms",
 				 i, run->nconn, timeout_ms);
 			return -1;
 		}
 		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0) {
-			run_fail(run, "accept of user %u: %s", i,
+			srv_run_fail(run, "accept of user %u: %s", i,
 				 strerror(errno));
 			return -1;
 		}
 		run->conns[i].fd = fd;
 		if (net_set_timeouts(fd, timeout_ms)) {
-			run_fail(run, "socket options of user %u: %s", i,
+			srv_run_fail(run, "socket options of user %u: %s", i,
 				 strerror(errno));
 			return -1;
 		}
-	}
-	return 0;
-}
-
-static int start_threads(struct srv_run *run)
-{
-	pthread_attr_t attr;
-	unsigned int i;
-	int err = 0;
-
-	if (limits_thread_attr(&attr)) {
-		run_fail(run, "pthread attributes: %s", strerror(errno));
-		return -1;
-	}
-	for (i = 0; i < run->nconn && !err; i++) {
-		struct srv_conn *c = &run->conns[i];
-
-		err = pthread_create(&c->rcv, &attr, receiver_main, c);
-		if (err)
-			break;
-		c->rcv_up = true;
-		pthread_setname_np(c->rcv, "srv_rcv");
-		err = pthread_create(&c->snd, &attr, sender_main, c);
-		if (err)
-			break;
-		c->snd_up = true;
-		pthread_setname_np(c->snd, "srv_snd");
-	}
-	pthread_attr_destroy(&attr);
-	if (err) {
-		run_fail(run, "cannot create thread %u of %u: %s",
-			 2 * i + 1, 2 * run->nconn, strerror(err));
-		return -1;
 	}
 	return 0;
 }
@@ -368,14 +202,10 @@ static int start_threads(struct srv_run *run)
  * a client that vanishes mid-run closes it, and the run ends there instead
  * of after the data timeouts.
  */
-static void wait_threads(struct srv_run *run, int ctl)
+static void wait_workers(struct srv_run *run, int ctl)
 {
-	unsigned int expect = 0, i;
-
-	for (i = 0; i < run->nconn; i++)
-		expect += run->conns[i].rcv_up + run->conns[i].snd_up;
 	pthread_mutex_lock(&run->lock);
-	while (run->finished < expect) {
+	while (run->finished < run->workers) {
 		struct timespec ts;
 		uint8_t b;
 
@@ -386,13 +216,14 @@ static void wait_threads(struct srv_run *run, int ctl)
 			ts.tv_nsec -= 1000000000L;
 		}
 		pthread_cond_timedwait(&run->cond, &run->lock, &ts);
-		if (run->finished >= expect)
+		if (run->finished >= run->workers)
 			break;
 		pthread_mutex_unlock(&run->lock);
-		if (stop_requested)
-			run_fail(run, "server stopped by a signal");
+		/* A first signal lets the run end; a second one ends it. */
+		if (stop_requested > 1)
+			srv_run_fail(run, "server stopped by a signal");
 		else if (recv(ctl, &b, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
-			run_fail(run, "client closed the control connection mid-run");
+			srv_run_fail(run, "client closed the control connection mid-run");
 		pthread_mutex_lock(&run->lock);
 	}
 	pthread_mutex_unlock(&run->lock);
@@ -430,7 +261,7 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 	r = net_read_full_got(ctl, start, sizeof(start), &got);
 	if (r != sizeof(start)) {
 		log_line("control connection from %s: %s after %zu of %d bytes of the start message",
-			 peer, r < 0 ? io_why(r) : "closed", got,
+			 peer, r < 0 ? srv_io_why(r) : "closed", got,
 			 CHAT_START_LEN);
 		return;
 	}
@@ -452,29 +283,29 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 		refuse(ctl, peer, why);
 		return;
 	}
-	run = run_new(&st);
+	run = run_new(&st, o->model ? o->model : &srv_model_threads);
 	if (!run) {
 		refuse(ctl, peer, "out of memory for the run");
 		return;
 	}
-	if (accept_users(run, lfd, o->timeout_ms) || start_threads(run)) {
+	if (accept_users(run, lfd, o->timeout_ms) || run->model->start(run, o)) {
 		refuse(ctl, peer, run->why);
 		goto out;
 	}
 	/* Every thread exists; the first unit can only come after this. */
 	done = CHAT_CTL_READY;
 	if (net_write_full(ctl, &done, 1) != 1) {
-		run_fail(run, "sending 0x11: %s", strerror(errno));
+		srv_run_fail(run, "sending 0x11: %s", strerror(errno));
 		goto report;
 	}
-	wait_threads(run, ctl);
+	wait_workers(run, ctl);
 	if (atomic_load(&run->failed))
 		goto report;
 	r = net_read_full(ctl, &done, 1);
 	if (r != 1)
-		run_fail(run, "no 0x22 at the end of the run: %s", io_why(r));
+		srv_run_fail(run, "no 0x22 at the end of the run: %s", srv_io_why(r));
 	else if (done != CHAT_CTL_DONE)
-		run_fail(run, "end of run byte 0x%02x instead of 0x22", done);
+		srv_run_fail(run, "end of run byte 0x%02x instead of 0x22", done);
 report:
 	run_totals(run, &rx, &tx);
 	if (atomic_load(&run->failed))
@@ -487,7 +318,6 @@ report:
 		fflush(stdout);
 	}
 out:
-	run_fail(run, "cleanup"); /* no-op after success: wakes nothing */
 	run_free(run);
 }
 

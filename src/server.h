@@ -12,6 +12,8 @@
 
 #include "proto.h"
 
+struct srv_model;
+
 struct server_opts {
 	struct sockaddr_in addr;
 	int timeout_ms;		/* bound on every wait inside a run */
@@ -19,6 +21,7 @@ struct server_opts {
 	int ready_fd;		/* >= 0: write the bound port there, close */
 	bool quiet;		/* no per-run SRV: lines */
 	long max_runs;		/* 0 = forever; for tests and soak */
+	const struct srv_model *model;	/* NULL: the original's threads */
 };
 
 /* Returns the process exit status. */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One server run as the control plane sees it (connections in accept
+ * order, counts, the first failure) and the interface of the data-plane
+ * models that move the units: two threads per connection as in the
+ * original, or event loops.
+ */
+#ifndef CHATBENCH_SRV_RUN_H
+#define CHATBENCH_SRV_RUN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct server_opts;
+
+struct srv_conn {
+	int fd;
+	unsigned int idx;	/* accept order; the room is idx / 20 */
+	uint64_t rx_units;	/* written by one worker only */
+	uint64_t tx_units;
+};
+
+struct srv_run;
+
+struct srv_model {
+	const char *name;
+	/* Start the workers; on failure call srv_run_fail() and return -1. */
+	int (*start)(struct srv_run *run, const struct server_opts *o);
+	/* After a failure: wake workers that wait outside socket calls. */
+	void (*wake)(struct srv_run *run);
+	/* Join the workers and free what start() made. */
+	void (*finish)(struct srv_run *run);
+};
+
+struct srv_run {
+	int rooms;
+	int messages;
+	unsigned int nconn;
+	struct srv_conn *conns;
+	const struct srv_model *model;
+	void *model_data;
+	atomic_bool failed;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int workers;	/* started, each calls srv_worker_done once */
+	unsigned int finished;	/* under lock */
+	char why[256];		/* first failure, under lock */
+};
+
+/*
+ * First failure wins.  Shuts every data socket down, which wakes workers
+ * blocked in recv or send, then lets the model wake the others.
+ */
+void srv_run_fail(struct srv_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void srv_worker_started(struct srv_run *run);
+void srv_worker_done(struct srv_run *run);
+const char *srv_io_why(long r);
+
+extern const struct srv_model srv_model_threads;
+
+#endif

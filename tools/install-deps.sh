@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Installs the Debian/Ubuntu packages chatbench needs to build, trace and
+# test, and only those that are missing.  Needs root (or sudo).
+set -euo pipefail
+
+pkgs=(make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev
+	libjansson-dev libcmocka-dev bats jq bpftrace linux-perf)
+# Debian ships bpftool on its own; Ubuntu inside linux-tools.
+if apt-cache show bpftool >/dev/null 2>&1 || ! command -v bpftool >/dev/null; then
+	pkgs+=(bpftool)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+echo "installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+if ! $sudo apt-get install -y -qq "${missing[@]}" >/dev/null; then
+	# Ubuntu names: bpftool comes with the kernel's linux-tools.
+	missing=("${missing[@]/bpftool/linux-tools-common}")
+	missing=("${missing[@]/linux-perf/linux-tools-generic}")
+	$sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
