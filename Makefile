@@ -40,7 +40,7 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 
 # Objects shared by both programs, then each program's own.
-COMMON := proto netio stats reslimit numarg
+COMMON := proto netio stats reslimit numarg cpuacct
 SERVER := $(COMMON) server srv_threads chat_s_opts
 CLIENT := $(COMMON) client client_opts local_server output_text \
 	output_json summary trace discover kstats kstats_text kstats_json
@@ -99,7 +99,7 @@ check: tests
 	$(Q)OUT=$(OUT) tests/run.sh
 
 run: $(BINS)
-	$(Q)$(OUT)/chat_c --local $(RUN_ARGS)
+	$(Q)$(OUT)/chat_c --local $(or $(RUN_ARGS),--runs 5 -q 10 1000)
 
 bench: $(BINS)
 	$(Q)OUT=$(OUT) tools/bench.sh

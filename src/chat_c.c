@@ -153,6 +153,7 @@ int main(int argc, char **argv)
 	if (!tracer && o.trace == TRACE_AUTO)
 		fprintf(stderr, "chat_c: tracing %s\n", trace_state);
 	client_ctx_set_tracer(ctx, tracer);
+	client_ctx_set_server(ctx, server);
 
 	for (i = 0; i < o.runs && !client_stopped(ctx); i++) {
 		struct run_result *r = &results[i];

@@ -55,6 +55,7 @@ struct cli_run {
 struct client_ctx {
 	const struct client_opts *o;
 	struct trace *tracer;
+	pid_t server;
 	pthread_mutex_t lock;
 	struct cli_run *_Atomic cur;
 	atomic_bool stop;
@@ -177,6 +178,11 @@ void client_ctx_free(struct client_ctx *ctx)
 void client_ctx_set_tracer(struct client_ctx *ctx, struct trace *tracer)
 {
 	ctx->tracer = tracer;
+}
+
+void client_ctx_set_server(struct client_ctx *ctx, pid_t server)
+{
+	ctx->server = server;
 }
 
 bool client_stopped(struct client_ctx *ctx)
@@ -443,6 +449,7 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 	const struct client_opts *o = ctx->o;
 	uint8_t start[CHAT_START_LEN], b;
 	struct chat_start st = { o->rooms, o->messages };
+	struct cpu_times cpu_c0, cpu_s0, cpu_c1, cpu_s1;
 	struct cli_run *run;
 	bool traced = false, gate_held = false;
 	int ctl = -1, rc = -1;
@@ -482,10 +489,16 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 
 	if (ctx->tracer)
 		traced = !trace_run_begin(ctx->tracer);
+	cpu_times_self(&cpu_c0);
+	cpu_times_pid(ctx->server, &cpu_s0);
 	res->start_ns = now_ns();
 	pthread_rwlock_unlock(&run->gate);
 	gate_held = false;
 	join_workers(run);
+	cpu_times_self(&cpu_c1);
+	cpu_times_pid(ctx->server, &cpu_s1);
+	cpu_times_delta(&cpu_c0, &cpu_c1, &res->cpu_client);
+	cpu_times_delta(&cpu_s0, &cpu_s1, &res->cpu_server);
 	collect(run, res);
 	if (traced)
 		res->kernel = trace_run_end(ctx->tracer);

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "cpuacct.h"
+
 struct kstats;
 struct trace;
 
@@ -47,6 +49,8 @@ struct run_result {
 	uint64_t start_ns;	/* CLOCK_MONOTONIC when threads were released */
 	double elapsed_s;
 	double throughput;	/* (sent + received) / elapsed_s */
+	struct cpu_times cpu_client;	/* over the timed part of the run */
+	struct cpu_times cpu_server;	/* invalid when the server is unknown */
 	bool ok;
 	char error[320];
 	struct kstats *kernel;	/* NULL when untraced */
@@ -58,6 +62,8 @@ struct client_ctx *client_ctx_new(const struct client_opts *o,
 				  struct trace *tracer);
 void client_ctx_free(struct client_ctx *ctx);
 void client_ctx_set_tracer(struct client_ctx *ctx, struct trace *tracer);
+/* The chat_s process (tgid) when known: its CPU time is reported too. */
+void client_ctx_set_server(struct client_ctx *ctx, pid_t server);
 /* Whether client_abort() was called: no further run should start. */
 bool client_stopped(struct client_ctx *ctx);
 /* From any thread (the signal thread): end the current run now. */

@@ -57,6 +57,20 @@ static int emit(struct json_out *j, json_t *obj)
 	return j->failed ? -1 : 0;
 }
 
+static json_t *times_json(const struct cpu_times *t)
+{
+	if (!t->valid)
+		return json_null();
+	return json_pack("{s:f, s:f}", "user_s", t->user_s, "sys_s", t->sys_s);
+}
+
+/* CPU seconds of both processes over the timed part of the run. */
+static json_t *cpu_json(const struct run_result *r)
+{
+	return json_pack("{s:o, s:o}", "client", times_json(&r->cpu_client),
+			 "server", times_json(&r->cpu_server));
+}
+
 int json_out_run(struct json_out *j, const struct run_result *r)
 {
 	json_t *o = json_pack("{s:i, s:i, s:b, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:f, s:f}",
@@ -78,6 +92,7 @@ int json_out_run(struct json_out *j, const struct run_result *r)
 		return -1;
 	if (!r->ok)
 		json_object_set_new(o, "error", json_string(r->error));
+	json_object_set_new(o, "cpu", cpu_json(r));
 	if (r->kernel)
 		json_object_set_new(o, "kernel", kstats_to_json(r->kernel));
 	return emit(j, o);
