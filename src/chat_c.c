@@ -198,8 +198,10 @@ out:
 	}
 	trace_close(tracer);
 	local_server_stop(&ls);
-	for (i = 0; results && i < done; i++)
+	for (i = 0; results && i < done; i++) {
 		kstats_free(results[i].kernel);
+		free(results[i].latency);
+	}
 	free(results);
 	client_ctx_free(ctx);
 	return rc;

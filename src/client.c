@@ -16,7 +16,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "chatbench.h"
 #include "client.h"
+#include "kstats.h"
 #include "reslimit.h"
 #include "netio.h"
 #include "proto.h"
@@ -34,6 +36,10 @@ struct cli_conn {
 	atomic_uint_fast64_t sent;
 	atomic_uint_fast64_t received;
 	uint64_t snd_end_ns, rcv_end_ns;
+	/* Message latency seen by this receiver, merged after the run. */
+	uint64_t lat_max_ns;
+	uint64_t lat_unstamped;
+	uint64_t *lat_buckets;	/* CB_HIST_BUCKETS */
 	struct cli_run *run;
 };
 
@@ -128,6 +134,30 @@ static void *sender_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Delivery latency from the send time the sending user stamped in the
+ * unit.  Both ends read CLOCK_MONOTONIC on this host, so the difference
+ * is meaningful; a foreign server's garbage is counted, not measured.
+ */
+static void record_latency(struct cli_conn *c, const uint8_t *buf)
+{
+	uint64_t sent, now;
+
+	if (proto_read_stamp(buf, &sent)) {
+		c->lat_unstamped++;
+		return;
+	}
+	now = now_ns();
+	if (now < sent) {
+		c->lat_unstamped++;
+		return;
+	}
+	now -= sent;
+	c->lat_buckets[cb_hist_bucket(now)]++;
+	if (now > c->lat_max_ns)
+		c->lat_max_ns = now;
+}
+
 static void *receiver_main(void *arg)
 {
 	struct cli_conn *c = arg;
@@ -149,6 +179,7 @@ static void *receiver_main(void *arg)
 		}
 		atomic_store_explicit(&c->received, i + 1,
 				      memory_order_relaxed);
+		record_latency(c, buf);
 	}
 	c->rcv_end_ns = now_ns();
 	return NULL;
@@ -238,10 +269,20 @@ static struct cli_run *run_new(const struct client_opts *o)
 		run->conns[i].fd = -1;
 		run->conns[i].idx = i;
 		run->conns[i].run = run;
+		run->conns[i].lat_buckets =
+			calloc(CB_HIST_BUCKETS, sizeof(uint64_t));
+		if (!run->conns[i].lat_buckets)
+			goto nomem;
 	}
 	pthread_rwlock_init(&run->gate, NULL);
 	pthread_mutex_init(&run->lock, NULL);
 	return run;
+nomem:
+	while (i--)
+		free(run->conns[i].lat_buckets);
+	free(run->conns);
+	free(run);
+	return NULL;
 }
 
 static void join_workers(struct cli_run *run)
@@ -264,9 +305,11 @@ static void run_join_free(struct cli_run *run)
 	unsigned int i;
 
 	join_workers(run);
-	for (i = 0; i < run->nconn; i++)
+	for (i = 0; i < run->nconn; i++) {
 		if (run->conns[i].fd >= 0)
 			close(run->conns[i].fd);
+		free(run->conns[i].lat_buckets);
+	}
 	pthread_rwlock_destroy(&run->gate);
 	pthread_mutex_destroy(&run->lock);
 	free(run->conns);
@@ -402,11 +445,32 @@ static int wait_ready(struct cli_run *run, int ctl)
 	return 0;
 }
 
+static void collect_latency(struct cli_run *run, struct run_result *res)
+{
+	struct ks_hist *h = calloc(1, sizeof(*h));
+	unsigned int i, b;
+
+	if (!h)
+		return;
+	for (i = 0; i < run->nconn; i++) {
+		struct cli_conn *c = &run->conns[i];
+
+		for (b = 0; b < CB_HIST_BUCKETS; b++)
+			h->buckets[b] += c->lat_buckets[b];
+		if (c->lat_max_ns > h->max)
+			h->max = c->lat_max_ns;
+		res->lat_unstamped += c->lat_unstamped;
+	}
+	ks_hist_finish(h);
+	res->latency = h;
+}
+
 static void collect(struct cli_run *run, struct run_result *res)
 {
 	uint64_t end = res->start_ns;
 	unsigned int i;
 
+	collect_latency(run, res);
 	for (i = 0; i < run->nconn; i++) {
 		struct cli_conn *c = &run->conns[i];
 

@@ -15,6 +15,7 @@
 
 #include "cpuacct.h"
 
+struct ks_hist;
 struct kstats;
 struct trace;
 
@@ -54,6 +55,8 @@ struct run_result {
 	bool ok;
 	char error[320];
 	struct kstats *kernel;	/* NULL when untraced */
+	struct ks_hist *latency; /* message delivery latency, ns */
+	uint64_t lat_unstamped;	/* units without a valid send stamp */
 };
 
 struct client_ctx;

@@ -71,6 +71,17 @@ static json_t *cpu_json(const struct run_result *r)
 			 "server", times_json(&r->cpu_server));
 }
 
+/* Message delivery latency, sender's stamp to receiver's recv, in ns. */
+static json_t *latency_json(const struct run_result *r)
+{
+	json_t *o = ks_hist_json(r->latency, "ns");
+
+	if (o)
+		json_object_set_new(o, "unstamped",
+				    json_integer((json_int_t)r->lat_unstamped));
+	return o;
+}
+
 int json_out_run(struct json_out *j, const struct run_result *r)
 {
 	json_t *o = json_pack("{s:i, s:i, s:b, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:f, s:f}",
@@ -93,6 +104,8 @@ int json_out_run(struct json_out *j, const struct run_result *r)
 	if (!r->ok)
 		json_object_set_new(o, "error", json_string(r->error));
 	json_object_set_new(o, "cpu", cpu_json(r));
+	if (r->latency)
+		json_object_set_new(o, "latency", latency_json(r));
 	if (r->kernel)
 		json_object_set_new(o, "kernel", kstats_to_json(r->kernel));
 	return emit(j, o);

@@ -20,6 +20,15 @@ void out_text_run(FILE *f, const struct run_result *r, bool verbose)
 	fprintf(f, "Elapsed time       : %.3f seconds\n", r->elapsed_s);
 	fprintf(f, "Average throughput : %.0f messages per second\n",
 		r->throughput);
+	if (r->latency && r->latency->count) {
+		char p50[24], p99[24], max[24];
+
+		fprintf(f, "Message latency    : p50 %s, p99 %s, max %s (%" PRIu64 " messages)\n",
+			ks_fmt_ns(p50, sizeof(p50), r->latency->p50),
+			ks_fmt_ns(p99, sizeof(p99), r->latency->p99),
+			ks_fmt_ns(max, sizeof(max), r->latency->max),
+			r->latency->count);
+	}
 	if (r->kernel)
 		kstats_print_text(f, r->kernel, verbose);
 	fflush(f);

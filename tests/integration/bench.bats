@@ -112,3 +112,13 @@ teardown() {
 	[ "$status" -eq 0 ]
 	echo "$output" | grep -qx "Messages received  : 114000"
 }
+
+@test "every message carries its send time: latency of each one is recorded" {
+	f="$BATS_TEST_TMPDIR/r.json"
+	run "$CHAT_C" -q --no-trace -j "$f" 127.0.0.1 2 25 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -Eq "^Message latency    : p50 [0-9.]+[mun]?s, p99 "
+	head -n 1 "$f" | jq -e '.latency | .count == 19000 and .unstamped == 0 and
+		.p50_ns > 0 and .p50_ns <= .p99_ns and .p99_ns <= .max_ns and
+		([.buckets[].count] | add) == 19000'
+}
