@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 			text = stderr;
 	}
 	o.text = text;
-	nconn = (unsigned long)o.rooms * CHAT_USERS_PER_ROOM;
+	nconn = (unsigned long)o.rooms * (unsigned long)o.users;
 	if (limits_ensure_fds(nconn + 64, err, sizeof(err)) ||
 	    limits_check_threads(2 * nconn, err, sizeof(err)))
 		goto fail;

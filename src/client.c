@@ -162,7 +162,7 @@ static void *receiver_main(void *arg)
 {
 	struct cli_conn *c = arg;
 	struct cli_run *run = c->run;
-	uint64_t n = (uint64_t)run->o->messages * (CHAT_USERS_PER_ROOM - 1);
+	uint64_t n = (uint64_t)run->o->messages * (uint64_t)(run->o->users - 1);
 	uint8_t buf[CHAT_MSG_SIZE];
 	uint64_t i;
 
@@ -259,7 +259,7 @@ static struct cli_run *run_new(const struct client_opts *o)
 	if (!run)
 		return NULL;
 	run->o = o;
-	run->nconn = (unsigned int)o->rooms * CHAT_USERS_PER_ROOM;
+	run->nconn = (unsigned int)o->rooms * (unsigned int)o->users;
 	run->conns = calloc(run->nconn, sizeof(*run->conns));
 	if (!run->conns) {
 		free(run);
@@ -360,9 +360,9 @@ static int open_users(struct cli_run *run, int ctl)
 	int fd;
 
 	for (i = 0; i < run->nconn; i++) {
-		if (i % CHAT_USERS_PER_ROOM == 0 && !o->quiet)
+		if (i % (unsigned int)o->users == 0 && !o->quiet)
 			fprintf(o->text, "Creating room number %u ...\n",
-			       i / CHAT_USERS_PER_ROOM + 1);
+			       i / (unsigned int)o->users + 1);
 		fd = net_connect(&o->addr, o->timeout_ms);
 		pthread_mutex_lock(&run->lock);
 		run->conns[i].fd = fd;
@@ -389,7 +389,7 @@ static int open_users(struct cli_run *run, int ctl)
 				 why);
 			return -1;
 		}
-		if ((i + 1) % CHAT_USERS_PER_ROOM == 0 && !o->quiet)
+		if ((i + 1) % (unsigned int)o->users == 0 && !o->quiet)
 			fprintf(o->text, "%u connections so far.\n", i + 1);
 	}
 	return 0;
@@ -511,8 +511,9 @@ static void set_current(struct client_ctx *ctx, struct cli_run *run)
 int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 {
 	const struct client_opts *o = ctx->o;
-	uint8_t start[CHAT_START_LEN], b;
-	struct chat_start st = { o->rooms, o->messages };
+	uint8_t start[CHAT_START_MAX_LEN], b;
+	struct chat_start st = { o->rooms, o->messages, o->users };
+	size_t start_len;
 	struct cpu_times cpu_c0, cpu_s0, cpu_c1, cpu_s1;
 	struct cli_run *run;
 	bool traced = false, gate_held = false;
@@ -522,6 +523,7 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 	res->run = run_no;
 	res->rooms = o->rooms;
 	res->messages = o->messages;
+	res->users = o->users;
 	run = run_new(o);
 	if (!run) {
 		snprintf(res->error, sizeof(res->error), "out of memory");
@@ -538,8 +540,8 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 			 errno == ECONNREFUSED ? " (is chat_s running?)" : "");
 		goto out;
 	}
-	proto_encode_start(&st, start);
-	if (net_write_full(ctl, start, sizeof(start)) != sizeof(start)) {
+	start_len = proto_encode_start(&st, start);
+	if (net_write_full(ctl, start, start_len) != (ssize_t)start_len) {
 		run_fail(run, "sending the start message: %s", strerror(errno));
 		goto out;
 	}

@@ -27,6 +27,7 @@ struct client_opts {
 	int port;
 	int rooms;
 	int messages;
+	int users;		/* per room: 20, the original's fixed size */
 	long runs;
 	int timeout_ms;
 	const char *json_path;
@@ -45,6 +46,7 @@ struct run_result {
 	int run;		/* 1-based */
 	int rooms;
 	int messages;
+	int users;
 	uint64_t sent;
 	uint64_t received;
 	uint64_t start_ns;	/* CLOCK_MONOTONIC when threads were released */

@@ -26,6 +26,7 @@ static const char usage[] =
 	"                         '-' for stdout (the text then goes to stderr)\n"
 	"      --local            start chat_s on an ephemeral loopback port\n"
 	"                         for the duration; ip_addr is then optional\n"
+	"  -u, --users N          users per room (20; other sizes need our chat_s)\n"
 	"  -t, --timeout SEC      bound on every wait of a run (30)\n"
 	"      --trace            trace with eBPF, fail if it cannot load\n"
 	"      --no-trace         do not trace (default: trace when possible)\n"
@@ -106,6 +107,7 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 {
 	static const struct option longopts[] = {
 		{ "runs", required_argument, NULL, 'r' },
+		{ "users", required_argument, NULL, 'u' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "local", no_argument, NULL, OPT_LOCAL },
 		{ "timeout", required_argument, NULL, 't' },
@@ -126,6 +128,7 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 	o->port = CHAT_DEFAULT_PORT;
 	o->rooms = CHAT_DEFAULT_ROOMS;
 	o->messages = CHAT_DEFAULT_MESSAGES;
+	o->users = CHAT_USERS_PER_ROOM;
 	o->runs = 1;
 	o->timeout_ms = 30000;
 	o->trace = TRACE_AUTO;
@@ -134,7 +137,7 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 	o->argv = argv;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":r:j:t:i:qvhV", longopts,
+	while ((c = getopt_long(argc, argv, ":r:u:j:t:i:qvhV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'r':
@@ -142,6 +145,12 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 				       len))
 				return COPTS_ERROR;
 			o->runs = v;
+			break;
+		case 'u':
+			if (parse_long(optarg, "--users", CHAT_MIN_USERS,
+				       CHAT_MAX_USERS, &v, err, len))
+				return COPTS_ERROR;
+			o->users = (int)v;
 			break;
 		case 'j':
 			if (!*optarg) {

@@ -35,16 +35,43 @@ static uint64_t get_le64(const uint8_t *p)
 	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
 }
 
-void proto_encode_start(const struct chat_start *s, uint8_t buf[CHAT_START_LEN])
+size_t proto_encode_start(const struct chat_start *s,
+			  uint8_t buf[CHAT_START_MAX_LEN])
 {
-	put_le32(buf, (uint32_t)s->rooms);
+	if (s->users == CHAT_USERS_PER_ROOM) {
+		put_le32(buf, (uint32_t)s->rooms);
+		put_le32(buf + 4, (uint32_t)s->messages);
+		return CHAT_START_LEN;
+	}
+	put_le32(buf, (uint32_t)s->rooms | CHAT_START_EXT_FLAG);
 	put_le32(buf + 4, (uint32_t)s->messages);
+	put_le32(buf + 8, (uint32_t)s->users);
+	put_le32(buf + 12, 0);
+	return CHAT_START_MAX_LEN;
 }
 
-void proto_decode_start(const uint8_t buf[CHAT_START_LEN], struct chat_start *s)
+size_t proto_decode_start(const uint8_t buf[CHAT_START_LEN],
+			  struct chat_start *s)
 {
-	s->rooms = (int32_t)get_le32(buf);
+	uint32_t rooms = get_le32(buf);
+
 	s->messages = (int32_t)get_le32(buf + 4);
+	s->users = CHAT_USERS_PER_ROOM;
+	/* A negative count is not an extension: leave it to the check. */
+	if ((rooms & 0x80000000u) || !(rooms & CHAT_START_EXT_FLAG)) {
+		s->rooms = (int32_t)rooms;
+		return 0;
+	}
+	s->rooms = (int32_t)(rooms & ~(uint32_t)CHAT_START_EXT_FLAG);
+	return CHAT_START_EXT_LEN;
+}
+
+void proto_decode_start_ext(const uint8_t buf[CHAT_START_EXT_LEN],
+			    struct chat_start *s)
+{
+	s->users = (int32_t)get_le32(buf);
+	if (get_le32(buf + 4))
+		s->users = -1; /* reserved word must be zero */
 }
 
 int proto_check_start(const struct chat_start *s, const struct chat_caps *caps,
@@ -57,6 +84,11 @@ int proto_check_start(const struct chat_start *s, const struct chat_caps *caps,
 	if (s->messages < 1) {
 		snprintf(why, len, "messages = %d, must be at least 1",
 			 s->messages);
+		return -1;
+	}
+	if (s->users < CHAT_MIN_USERS || s->users > CHAT_MAX_USERS) {
+		snprintf(why, len, "users per room = %d, must be from %d to %d",
+			 s->users, CHAT_MIN_USERS, CHAT_MAX_USERS);
 		return -1;
 	}
 	if (s->rooms > caps->max_rooms) {

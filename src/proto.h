@@ -18,6 +18,14 @@
 #define CHAT_USERS_PER_ROOM	20
 #define CHAT_MSG_SIZE		100
 #define CHAT_START_LEN		8
+/*
+ * Not in the original: rooms of another size than 20.  Bit 30 of the
+ * rooms word announces 8 more bytes, {int32 users, int32 zero}.  Only
+ * used when users != 20, so a default run stays byte-identical.
+ */
+#define CHAT_START_EXT_FLAG	0x40000000
+#define CHAT_START_EXT_LEN	8
+#define CHAT_START_MAX_LEN	(CHAT_START_LEN + CHAT_START_EXT_LEN)
 #define CHAT_CTL_READY		0x11
 #define CHAT_CTL_DONE		0x22
 /*
@@ -31,10 +39,13 @@
 /* Defaults for the caps on counts that come from the wire. */
 #define CHAT_MAX_ROOMS		1000
 #define CHAT_MAX_MESSAGES	10000000
+#define CHAT_MIN_USERS		2
+#define CHAT_MAX_USERS		1000
 
 struct chat_start {
 	int32_t rooms;
 	int32_t messages;
+	int32_t users;		/* per room */
 };
 
 struct chat_caps {
@@ -42,10 +53,17 @@ struct chat_caps {
 	int32_t max_messages;
 };
 
-void proto_encode_start(const struct chat_start *s,
-			uint8_t buf[CHAT_START_LEN]);
-void proto_decode_start(const uint8_t buf[CHAT_START_LEN],
-			struct chat_start *s);
+/* Returns the number of bytes to send: 8, or 16 with the extension. */
+size_t proto_encode_start(const struct chat_start *s,
+			  uint8_t buf[CHAT_START_MAX_LEN]);
+/*
+ * Decodes the first 8 bytes; returns how many extension bytes must follow
+ * (0 or CHAT_START_EXT_LEN), to be passed to proto_decode_start_ext().
+ */
+size_t proto_decode_start(const uint8_t buf[CHAT_START_LEN],
+			  struct chat_start *s);
+void proto_decode_start_ext(const uint8_t buf[CHAT_START_EXT_LEN],
+			    struct chat_start *s);
 /* 0 if acceptable, else -1 with the reason written to why. */
 int proto_check_start(const struct chat_start *s, const struct chat_caps *caps,
 		      char *why, size_t len);

@@ -137,7 +137,8 @@ static struct srv_run *run_new(const struct chat_start *st,
 		return NULL;
 	run->rooms = st->rooms;
 	run->messages = st->messages;
-	run->nconn = (unsigned int)st->rooms * CHAT_USERS_PER_ROOM;
+	run->users = st->users;
+	run->nconn = (unsigned int)st->rooms * (unsigned int)st->users;
 	run->model = model;
 	run->conns = calloc(run->nconn, sizeof(*run->conns));
 	if (!run->conns) {
@@ -244,7 +245,9 @@ static void run_totals(struct srv_run *run, uint64_t *rx, uint64_t *tx)
 static void serve_run(const struct server_opts *o, int lfd, int ctl,
 		      long run_no)
 {
-	uint8_t start[CHAT_START_LEN], done;
+	uint8_t start[CHAT_START_MAX_LEN], done;
+	unsigned long nconn;
+	size_t ext;
 	struct chat_start st;
 	struct srv_run *run = NULL;
 	char peer[64], why[256];
@@ -258,14 +261,24 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 			 strerror(errno));
 		return;
 	}
-	r = net_read_full_got(ctl, start, sizeof(start), &got);
-	if (r != sizeof(start)) {
+	r = net_read_full_got(ctl, start, CHAT_START_LEN, &got);
+	if (r != CHAT_START_LEN) {
 		log_line("control connection from %s: %s after %zu of %d bytes of the start message",
 			 peer, r < 0 ? srv_io_why(r) : "closed", got,
 			 CHAT_START_LEN);
 		return;
 	}
-	proto_decode_start(start, &st);
+	ext = proto_decode_start(start, &st);
+	if (ext) {
+		r = net_read_full_got(ctl, start + CHAT_START_LEN, ext, &got);
+		if (r != (ssize_t)ext) {
+			log_line("control connection from %s: %s after %zu of %zu bytes of the start extension",
+				 peer, r < 0 ? srv_io_why(r) : "closed", got,
+				 ext);
+			return;
+		}
+		proto_decode_start_ext(start + CHAT_START_LEN, &st);
+	}
 	if (proto_check_start(&st, &o->caps, why, sizeof(why))) {
 		refuse(ctl, peer, why);
 		return;
@@ -273,13 +286,14 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 	if (!o->quiet) {
 		printf("SRV: client connected, rooms = %d messages = %d\n",
 		       st.rooms, st.messages);
+		if (st.users != CHAT_USERS_PER_ROOM)
+			printf("SRV: %d users per room\n", st.users);
 		fflush(stdout);
 	}
 	/* Data sockets, plus the listener, control and stdio. */
-	if (limits_ensure_fds((unsigned long)st.rooms * CHAT_USERS_PER_ROOM +
-				      32, why, sizeof(why)) ||
-	    limits_check_threads(2UL * (unsigned long)st.rooms *
-					 CHAT_USERS_PER_ROOM, why, sizeof(why))) {
+	nconn = (unsigned long)st.rooms * (unsigned long)st.users;
+	if (limits_ensure_fds(nconn + 32, why, sizeof(why)) ||
+	    limits_check_threads(2 * nconn, why, sizeof(why))) {
 		refuse(ctl, peer, why);
 		return;
 	}

@@ -17,7 +17,7 @@ struct server_opts;
 
 struct srv_conn {
 	int fd;
-	unsigned int idx;	/* accept order; the room is idx / 20 */
+	unsigned int idx;	/* accept order; the room is idx / users */
 	uint64_t rx_units;	/* written by one worker only */
 	uint64_t tx_units;
 };
@@ -37,6 +37,7 @@ struct srv_model {
 struct srv_run {
 	int rooms;
 	int messages;
+	int users;		/* per room; the room of a connection is idx / users */
 	unsigned int nconn;
 	struct srv_conn *conns;
 	const struct srv_model *model;
@@ -60,5 +61,18 @@ void srv_worker_done(struct srv_run *run);
 const char *srv_io_why(long r);
 
 extern const struct srv_model srv_model_threads;
+/* Event loops (srv_evloop.c): one loop, or opts->loops loops. */
+extern const struct srv_model srv_model_epoll;
+extern const struct srv_model srv_model_pool;
+
+/*
+ * CPU placement (--cpus, --pin) of the server's threads.  srv_place_init
+ * remembers the options and places the calling thread, the control plane,
+ * as thread 0; threads it creates inherit a confinement, so only --pin
+ * needs srv_place_thread for the k-th data-plane thread of a run (k >= 1).
+ * Without --cpus and --pin both do nothing.
+ */
+int srv_place_init(const struct server_opts *o, char *err, size_t len);
+void srv_place_thread(pthread_t t, unsigned int k);
 
 #endif

@@ -94,7 +94,8 @@ static void *sender_main(void *arg)
 	struct thr_conn *c = arg;
 	struct srv_run *run = c->run;
 	unsigned int me = c->conn->idx;
-	unsigned int first = me / CHAT_USERS_PER_ROOM * CHAT_USERS_PER_ROOM;
+	unsigned int users = (unsigned int)run->users;
+	unsigned int first = me / users * users;
 	uint8_t buf[CHAT_MSG_SIZE] = { 0 };
 	unsigned int j;
 	int i;
@@ -105,7 +106,7 @@ static void *sender_main(void *arg)
 		if (atomic_load_explicit(&run->failed, memory_order_relaxed))
 			break;
 		ring_get(c, (uint64_t)i, buf);
-		for (j = first; j < first + CHAT_USERS_PER_ROOM; j++) {
+		for (j = first; j < first + users; j++) {
 			ssize_t r;
 
 			if (j == me)

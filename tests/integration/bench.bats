@@ -122,3 +122,11 @@ teardown() {
 		.p50_ns > 0 and .p50_ns <= .p99_ns and .p99_ns <= .max_ns and
 		([.buckets[].count] | add) == 19000'
 }
+
+@test "--users: other room sizes through the start extension, exact counts" {
+	run "$CHAT_C" -q --no-trace --users 5 127.0.0.1 3 10 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -qx "Messages sent      : 150"
+	echo "$output" | grep -qx "Messages received  : 600"
+	assert_normal_run
+}

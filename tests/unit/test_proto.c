@@ -16,24 +16,52 @@ static const struct chat_caps caps = { .max_rooms = 1000,
 static void test_start_bytes_match_original(void **state)
 {
 	const uint8_t want[] = { 1, 0, 0, 0, 2, 0, 0, 0 };
-	struct chat_start s = { 1, 2 };
-	uint8_t buf[CHAT_START_LEN];
+	struct chat_start s = { 1, 2, 20 };
+	uint8_t buf[CHAT_START_MAX_LEN];
 
 	(void)state;
-	proto_encode_start(&s, buf);
+	assert_int_equal(proto_encode_start(&s, buf), 8);
 	assert_memory_equal(buf, want, sizeof(want));
 }
 
 static void test_start_round_trip(void **state)
 {
-	struct chat_start in = { 30, 1000 }, out;
-	uint8_t buf[CHAT_START_LEN];
+	struct chat_start in = { 30, 1000, 20 }, out;
+	uint8_t buf[CHAT_START_MAX_LEN];
 
 	(void)state;
 	proto_encode_start(&in, buf);
-	proto_decode_start(buf, &out);
+	assert_int_equal(proto_decode_start(buf, &out), 0);
 	assert_int_equal(out.rooms, 30);
 	assert_int_equal(out.messages, 1000);
+	assert_int_equal(out.users, 20);
+}
+
+/* Other room sizes travel in an 8-byte extension; 20 never does. */
+static void test_start_users_extension(void **state)
+{
+	struct chat_start in = { 3, 50, 5 }, out;
+	uint8_t buf[CHAT_START_MAX_LEN];
+	char why[128];
+
+	(void)state;
+	assert_int_equal(proto_encode_start(&in, buf), 16);
+	assert_int_equal(buf[3], 0x40);
+	assert_int_equal(proto_decode_start(buf, &out), CHAT_START_EXT_LEN);
+	proto_decode_start_ext(buf + CHAT_START_LEN, &out);
+	assert_int_equal(out.rooms, 3);
+	assert_int_equal(out.messages, 50);
+	assert_int_equal(out.users, 5);
+	assert_int_equal(proto_check_start(&out, &caps, why, sizeof(why)), 0);
+	buf[12] = 1; /* reserved word */
+	proto_decode_start_ext(buf + CHAT_START_LEN, &out);
+	assert_int_equal(proto_check_start(&out, &caps, why, sizeof(why)), -1);
+	in.users = 1;
+	proto_encode_start(&in, buf);
+	proto_decode_start(buf, &out);
+	proto_decode_start_ext(buf + CHAT_START_LEN, &out);
+	assert_int_equal(proto_check_start(&out, &caps, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "users per room = 1"));
 }
 
 static void test_start_negative_from_wire(void **state)
@@ -52,9 +80,10 @@ static void test_start_negative_from_wire(void **state)
 
 static void test_check_start(void **state)
 {
-	struct chat_start ok = { 10, 100 }, zero_r = { 0, 1 },
-			  zero_m = { 1, 0 }, big_r = { 1001, 1 },
-			  big_m = { 1, 10000001 }, edge = { 1000, 10000000 };
+	struct chat_start ok = { 10, 100, 20 }, zero_r = { 0, 1, 20 },
+			  zero_m = { 1, 0, 20 }, big_r = { 1001, 1, 20 },
+			  big_m = { 1, 10000001, 20 },
+			  edge = { 1000, 10000000, 20 };
 	char why[128];
 
 	(void)state;
@@ -118,6 +147,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_start_bytes_match_original),
 		cmocka_unit_test(test_start_round_trip),
+		cmocka_unit_test(test_start_users_extension),
 		cmocka_unit_test(test_start_negative_from_wire),
 		cmocka_unit_test(test_check_start),
 		cmocka_unit_test(test_feed_units),
