@@ -14,13 +14,11 @@
 
 #include "client_opts.h"
 #include "discover.h"
-#include "kstats.h"
 #include "reslimit.h"
 #include "local_server.h"
 #include "output_json.h"
-#include "output_text.h"
 #include "proto.h"
-#include "summary.h"
+#include "study.h"
 #include "trace.h"
 
 static volatile int got_signal;
@@ -82,22 +80,63 @@ static struct trace *open_tracer(const struct client_opts *o,
 	return t;
 }
 
+/* The points of the study: one, or one per value of --sweep. */
+static size_t study_points(const struct client_opts *o)
+{
+	return o->sweep_param ? (size_t)o->sweep_n : 1;
+}
+
+static void set_point(struct client_opts *o, const struct client_opts *base,
+		      struct series *s, size_t i)
+{
+	o->rooms = base->rooms;
+	o->messages = base->messages;
+	o->users = base->users;
+	if (!o->sweep_param)
+		return;
+	s->sweep_param = o->sweep_param;
+	s->sweep_value = o->sweep_values[i];
+	if (!strcmp(o->sweep_param, "rooms"))
+		o->rooms = (int)s->sweep_value;
+	else if (!strcmp(o->sweep_param, "messages"))
+		o->messages = (int)s->sweep_value;
+	else
+		o->users = (int)s->sweep_value;
+}
+
+/* Connections of the largest point, for the limits checked up front. */
+static unsigned long max_connections(const struct client_opts *o)
+{
+	unsigned long most = 0, n;
+	struct client_opts t = *o;
+	struct series s;
+	size_t i;
+
+	for (i = 0; i < study_points(o); i++) {
+		set_point(&t, o, &s, i);
+		n = (unsigned long)t.rooms * (unsigned long)t.users;
+		if (n > most)
+			most = n;
+	}
+	return most;
+}
+
 int main(int argc, char **argv)
 {
 	struct local_server ls = { 0 };
-	struct client_opts o;
+	struct client_opts o, base;
 	struct client_ctx *ctx = NULL;
 	struct json_out *json = NULL;
-	struct run_result *results = NULL;
+	struct series *series = NULL;
 	struct trace *tracer = NULL;
 	char err[400], trace_state[320] = "off";
+	struct study_io io = { .got_signal = &got_signal };
 	FILE *text = stdout;
-	struct stats st;
 	unsigned long nconn;
+	size_t i, npoints, done = 0;
 	sigset_t set;
-	long i, done = 0;
 	pid_t server = 0;
-	int rc;
+	int rc, failed = 0;
 
 	rc = client_parse(argc, argv, &o, err, sizeof(err));
 	if (rc == COPTS_EXIT)
@@ -122,13 +161,15 @@ int main(int argc, char **argv)
 			text = stderr;
 	}
 	o.text = text;
-	nconn = (unsigned long)o.rooms * (unsigned long)o.users;
+	base = o;
+	nconn = max_connections(&o);
 	if (limits_ensure_fds(nconn + 64, err, sizeof(err)) ||
 	    limits_check_threads(2 * nconn, err, sizeof(err)))
 		goto fail;
-	results = calloc((size_t)o.runs, sizeof(*results));
+	npoints = study_points(&o);
+	series = calloc(npoints, sizeof(*series));
 	ctx = client_ctx_new(&o, NULL);
-	if (!results || !ctx || start_signal_thread(ctx)) {
+	if (!series || !ctx || start_signal_thread(ctx)) {
 		snprintf(err, sizeof(err), "out of memory or threads at start");
 		goto fail;
 	}
@@ -155,36 +196,21 @@ int main(int argc, char **argv)
 	client_ctx_set_tracer(ctx, tracer);
 	client_ctx_set_server(ctx, server);
 
-	for (i = 0; i < o.runs && !client_stopped(ctx); i++) {
-		struct run_result *r = &results[i];
-
-		if (o.runs > 1 && !o.quiet)
-			fprintf(text, "Run %ld of %ld\n", i + 1, o.runs);
-		fflush(text);
-		client_run(ctx, (int)i + 1, r);
+	io.text = text;
+	io.json = json;
+	io.json_path = o.json_path;
+	io.trace_state = trace_state;
+	for (i = 0; i < npoints && !client_stopped(ctx); i++) {
+		set_point(&o, &base, &series[i], i);
 		done++;
-		if (r->ok) {
-			if (!o.quiet)
-				fprintf(text, "Test complete.\n");
-			out_text_run(text, r, o.verbose);
-		} else {
-			fprintf(stderr, "chat_c: run %ld failed: %s\n", i + 1,
-				r->error);
-		}
-		if (json && json_out_run(json, r))
-			fprintf(stderr, "chat_c: writing JSON to %s failed\n",
-				o.json_path);
-		if (!r->ok)
+		if (study_run_series(ctx, &o, &series[i], &io)) {
+			failed = 1;
 			break;
+		}
 	}
-	summary_compute(results, (size_t)done, &st);
-	if (o.runs > 1)
-		out_text_summary(text, &o, &st, (size_t)done);
-	if (json && json_out_summary(json, &o, &st, (size_t)done, trace_state,
-				     got_signal != 0))
-		fprintf(stderr, "chat_c: writing JSON to %s failed\n",
-			o.json_path);
-	rc = st.n == (size_t)o.runs ? 0 : 1;
+	if (o.sweep_param)
+		study_print_sweep(text, series, done);
+	rc = failed ? 1 : 0;
 	if (got_signal)
 		rc = 128 + got_signal;
 	goto out;
@@ -198,11 +224,9 @@ out:
 	}
 	trace_close(tracer);
 	local_server_stop(&ls);
-	for (i = 0; results && i < done; i++) {
-		kstats_free(results[i].kernel);
-		free(results[i].latency);
-	}
-	free(results);
+	for (i = 0; series && i < done; i++)
+		study_free_series(&series[i]);
+	free(series);
 	client_ctx_free(ctx);
 	return rc;
 }

@@ -37,6 +37,9 @@ struct client_opts {
 	enum trace_mode trace;
 	unsigned int interval_ms;
 	pid_t server_pid;
+	const char *sweep_param; /* "rooms", "messages", "users" or NULL */
+	long sweep_values[64];
+	int sweep_n;
 	FILE *text;		/* where the text report goes (main sets it) */
 	char **argv;		/* the command line, for the JSON summary */
 	int argc;
@@ -58,6 +61,8 @@ struct run_result {
 	char error[320];
 	struct kstats *kernel;	/* NULL when untraced */
 	struct ks_hist *latency; /* message delivery latency, ns */
+	const char *sweep_param; /* the point of a sweep, or NULL */
+	long sweep_value;
 	uint64_t lat_unstamped;	/* units without a valid send stamp */
 };
 

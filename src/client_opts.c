@@ -27,6 +27,8 @@ static const char usage[] =
 	"      --local            start chat_s on an ephemeral loopback port\n"
 	"                         for the duration; ip_addr is then optional\n"
 	"  -u, --users N          users per room (20; other sizes need our chat_s)\n"
+	"      --sweep P=V1,V2..  run each value of P (rooms, messages or users)\n"
+	"                         with --runs repeats, then a table per value\n"
 	"  -t, --timeout SEC      bound on every wait of a run (30)\n"
 	"      --trace            trace with eBPF, fail if it cannot load\n"
 	"      --no-trace         do not trace (default: trace when possible)\n"
@@ -42,10 +44,12 @@ static const char usage[] =
 	"  chat_s 127.0.0.1 & chat_c 127.0.0.1 30 1000      the original's way\n"
 	"  chat_c --local --runs 10 10 1000                  ten traced runs\n"
 	"  chat_c --local -r 5 -j results.json 20 500        results as JSON\n"
+	"  chat_c --local -r 3 --sweep rooms=1,2,4,8,16 100  a load sweep\n"
 	"  chat_c 127.0.0.1 | grep Average | awk '{print $4}'\n";
 
 enum {
 	OPT_LOCAL = 256,
+	OPT_SWEEP,
 	OPT_TRACE,
 	OPT_NO_TRACE,
 	OPT_SERVER_PID,
@@ -59,6 +63,60 @@ static bool all_digits(const char *s)
 		if (!isdigit((unsigned char)*s))
 			return false;
 	return true;
+}
+
+/* --sweep rooms=1,2,4: the parameter and up to 64 values in range. */
+static int parse_sweep(const char *arg, struct client_opts *o, char *err,
+		       size_t len)
+{
+	static const struct {
+		const char *name;
+		long lo, hi;
+	} params[] = {
+		{ "rooms", 1, CHAT_MAX_ROOMS },
+		{ "messages", 1, CHAT_MAX_MESSAGES },
+		{ "users", CHAT_MIN_USERS, CHAT_MAX_USERS },
+	};
+	const char *eq = strchr(arg, '=');
+	char list[512], *tok, *save;
+	size_t i, n;
+
+	if (!eq) {
+		snprintf(err, len, "--sweep wants PARAM=V1,V2,... (rooms, messages or users), not '%s'",
+			 arg);
+		return -1;
+	}
+	n = (size_t)(eq - arg);
+	for (i = 0; i < sizeof(params) / sizeof(params[0]); i++)
+		if (strlen(params[i].name) == n && !strncmp(arg, params[i].name, n))
+			break;
+	if (i == sizeof(params) / sizeof(params[0])) {
+		snprintf(err, len, "--sweep: unknown parameter '%.*s' (rooms, messages or users)",
+			 (int)n, arg);
+		return -1;
+	}
+	o->sweep_param = params[i].name;
+	o->sweep_n = 0;
+	snprintf(list, sizeof(list), "%s", eq + 1);
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (o->sweep_n == (int)(sizeof(o->sweep_values) /
+					sizeof(o->sweep_values[0]))) {
+			snprintf(err, len, "--sweep: at most 64 values");
+			return -1;
+		}
+		if (parse_long(tok, "--sweep value", params[i].lo,
+			       params[i].hi, &o->sweep_values[o->sweep_n], err,
+			       len))
+			return -1;
+		o->sweep_n++;
+	}
+	if (!o->sweep_n) {
+		snprintf(err, len, "--sweep %s= needs at least one value",
+			 o->sweep_param);
+		return -1;
+	}
+	return 0;
 }
 
 static int parse_positionals(int argc, char **argv, struct client_opts *o,
@@ -110,6 +168,7 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 		{ "users", required_argument, NULL, 'u' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "local", no_argument, NULL, OPT_LOCAL },
+		{ "sweep", required_argument, NULL, OPT_SWEEP },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
@@ -161,6 +220,10 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 			break;
 		case OPT_LOCAL:
 			o->local = true;
+			break;
+		case OPT_SWEEP:
+			if (parse_sweep(optarg, o, err, len))
+				return COPTS_ERROR;
 			break;
 		case 't':
 			if (parse_long(optarg, "--timeout", 1, 86400, &v, err,

@@ -57,6 +57,12 @@ static int emit(struct json_out *j, json_t *obj)
 	return j->failed ? -1 : 0;
 }
 
+static json_t *sweep_json(const char *param, long value)
+{
+	return json_pack("{s:s, s:I}", "param", param, "value",
+			 (json_int_t)value);
+}
+
 static json_t *times_json(const struct cpu_times *t)
 {
 	if (!t->valid)
@@ -104,6 +110,9 @@ int json_out_run(struct json_out *j, const struct run_result *r)
 	if (!r->ok)
 		json_object_set_new(o, "error", json_string(r->error));
 	json_object_set_new(o, "cpu", cpu_json(r));
+	if (r->sweep_param)
+		json_object_set_new(o, "sweep",
+				    sweep_json(r->sweep_param, r->sweep_value));
 	if (r->latency)
 		json_object_set_new(o, "latency", latency_json(r));
 	if (r->kernel)
@@ -135,7 +144,8 @@ static json_t *command_line(const struct client_opts *o)
 
 int json_out_summary(struct json_out *j, const struct client_opts *o,
 		     const struct stats *s, size_t attempted,
-		     const char *trace_state, bool interrupted)
+		     const char *trace_state, bool interrupted,
+		     const char *sweep_param, long sweep_value)
 {
 	char host[256] = "";
 	struct utsname u;
@@ -168,6 +178,9 @@ int json_out_summary(struct json_out *j, const struct client_opts *o,
 
 	if (!sum)
 		return -1;
+	if (sweep_param)
+		json_object_set_new(sum, "sweep",
+				    sweep_json(sweep_param, sweep_value));
 	return emit(j, json_pack("{s:o}", "summary", sum));
 }
 

@@ -22,7 +22,8 @@ struct json_out *json_out_open(const char *path, char *err, size_t len);
 int json_out_run(struct json_out *j, const struct run_result *r);
 int json_out_summary(struct json_out *j, const struct client_opts *o,
 		     const struct stats *s, size_t attempted,
-		     const char *trace_state, bool interrupted);
+		     const char *trace_state, bool interrupted,
+		     const char *sweep_param, long sweep_value);
 /* 0, or -1 if anything written was lost (close/flush failure). */
 int json_out_close(struct json_out *j);
 

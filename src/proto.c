@@ -57,12 +57,15 @@ size_t proto_decode_start(const uint8_t buf[CHAT_START_LEN],
 
 	s->messages = (int32_t)get_le32(buf + 4);
 	s->users = CHAT_USERS_PER_ROOM;
-	/* A negative count is not an extension: leave it to the check. */
-	if ((rooms & 0x80000000u) || !(rooms & CHAT_START_EXT_FLAG)) {
+	/*
+	 * Only the flag with a plausible count (below 2^16) is an extension;
+	 * any other large or negative word is left to the check as a count.
+	 */
+	if ((rooms & 0xffff0000u) != CHAT_START_EXT_FLAG) {
 		s->rooms = (int32_t)rooms;
 		return 0;
 	}
-	s->rooms = (int32_t)(rooms & ~(uint32_t)CHAT_START_EXT_FLAG);
+	s->rooms = (int32_t)(rooms & 0xffffu);
 	return CHAT_START_EXT_LEN;
 }
 

@@ -19,9 +19,10 @@
 #define CHAT_MSG_SIZE		100
 #define CHAT_START_LEN		8
 /*
- * Not in the original: rooms of another size than 20.  Bit 30 of the
- * rooms word announces 8 more bytes, {int32 users, int32 zero}.  Only
- * used when users != 20, so a default run stays byte-identical.
+ * Not in the original: rooms of another size than 20.  A rooms word of
+ * 0x4000RRRR (bit 30 over a 16-bit count) announces 8 more bytes,
+ * {int32 users, int32 zero}.  Only used when users != 20, so a default
+ * run stays byte-identical.
  */
 #define CHAT_START_EXT_FLAG	0x40000000
 #define CHAT_START_EXT_LEN	8

@@ -56,6 +56,10 @@ static void test_start_users_extension(void **state)
 	buf[12] = 1; /* reserved word */
 	proto_decode_start_ext(buf + CHAT_START_LEN, &out);
 	assert_int_equal(proto_check_start(&out, &caps, why, sizeof(why)), -1);
+	/* A huge count with bit 30 set is a count, not an extension. */
+	memcpy(buf, "\xff\xff\xff\x7f", 4);
+	assert_int_equal(proto_decode_start(buf, &out), 0);
+	assert_int_equal(out.rooms, INT32_MAX);
 	in.users = 1;
 	proto_encode_start(&in, buf);
 	proto_decode_start(buf, &out);

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Headline kernel figures of one run, derived from its struct kstats and
+ * normalised by the run's length, so that runs of different sizes, sweep
+ * points and the slow-run diagnosis compare like with like.
+ */
+#ifndef CHATBENCH_KFIGURES_H
+#define CHATBENCH_KFIGURES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct kstats;
+
+struct kfigures {
+	bool valid;
+	double wall_s;
+	uint64_t rq_p50_ns;	/* benchmark threads together */
+	uint64_t rq_p99_ns;
+	uint64_t rq_max_ns;
+	double wakeups_per_s;
+	double xcpu_pct;	/* cross-CPU wakeups, % of wakeups */
+	double invol_per_s;	/* involuntary switches of benchmark threads */
+	double migrations_per_s;
+	double idle_pct;	/* of all CPUs' time */
+	double softirq_pct;
+	double net_rx_pct;
+	double outsider_pct;	/* CPU taken by outsiders from waiting subjects */
+	uint64_t ksoftirqd_p99_ns;
+	uint64_t sock_rq_p99_bytes;	/* either side, the larger */
+	uint64_t sock_rq_max_bytes;
+	uint64_t rcvbuf_max;
+	double sndbuf_full_pct;	/* sampled sends finding the queue full */
+	uint64_t pressure_events;
+	double oncpu_s, runnable_s, blocked_s;	/* summed over subjects */
+};
+
+void kfigures_from(const struct kstats *k, struct kfigures *f);
+
+#endif

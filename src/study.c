@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Repeated runs and sweeps.  Each run is printed and written to JSON as
+ * soon as it ends, so an interrupted study keeps what it measured; the
+ * sweep table comes last and puts throughput next to message latency and
+ * the main kernel figures of each point.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kfigures.h"
+#include "kstats.h"
+#include "output_json.h"
+#include "output_text.h"
+#include "study.h"
+#include "summary.h"
+
+int study_run_series(struct client_ctx *ctx, struct client_opts *o,
+		     struct series *s, const struct study_io *io)
+{
+	long i;
+
+	s->rooms = o->rooms;
+	s->messages = o->messages;
+	s->users = o->users;
+	s->runs = calloc((size_t)o->runs, sizeof(*s->runs));
+	if (!s->runs)
+		return -1;
+	for (i = 0; i < o->runs && !client_stopped(ctx); i++) {
+		struct run_result *r = &s->runs[i];
+
+		if (o->runs > 1 && !o->quiet)
+			fprintf(io->text, "Run %ld of %ld\n", i + 1, o->runs);
+		fflush(io->text);
+		client_run(ctx, (int)i + 1, r);
+		r->sweep_param = s->sweep_param;
+		r->sweep_value = s->sweep_value;
+		s->attempted++;
+		if (r->ok) {
+			if (!o->quiet)
+				fprintf(io->text, "Test complete.\n");
+			out_text_run(io->text, r, o->verbose);
+		} else {
+			fprintf(stderr, "chat_c: run %ld failed: %s\n", i + 1,
+				r->error);
+		}
+		if (io->json && json_out_run(io->json, r))
+			fprintf(stderr, "chat_c: writing JSON to %s failed\n",
+				io->json_path);
+		if (!r->ok)
+			break;
+	}
+	summary_compute(s->runs, s->attempted, &s->st);
+	if (o->runs > 1)
+		out_text_summary(io->text, o, &s->st, s->attempted);
+	if (io->json &&
+	    json_out_summary(io->json, o, &s->st, s->attempted,
+			     io->trace_state, *io->got_signal != 0,
+			     s->sweep_param, s->sweep_value))
+		fprintf(stderr, "chat_c: writing JSON to %s failed\n",
+			io->json_path);
+	return s->st.n == (size_t)o->runs ? 0 : -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median over the completed runs of a series of one per-run figure. */
+static uint64_t median_u64(uint64_t *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct point_row {
+	uint64_t lat_p99, rq_p99;
+	double invol, xcpu, idle;
+	bool traced;
+};
+
+static void point_figures(const struct series *s, struct point_row *row)
+{
+	uint64_t *lat = calloc(s->attempted + 1, sizeof(*lat));
+	uint64_t *rq = calloc(s->attempted + 1, sizeof(*rq));
+	size_t i, nl = 0, nk = 0;
+
+	memset(row, 0, sizeof(*row));
+	if (!lat || !rq)
+		goto out;
+	for (i = 0; i < s->attempted; i++) {
+		const struct run_result *r = &s->runs[i];
+		struct kfigures f;
+
+		if (!r->ok)
+			continue;
+		if (r->latency)
+			lat[nl++] = r->latency->p99;
+		kfigures_from(r->kernel, &f);
+		if (!f.valid)
+			continue;
+		rq[nk++] = f.rq_p99_ns;
+		row->invol += f.invol_per_s;
+		row->xcpu += f.xcpu_pct;
+		row->idle += f.idle_pct;
+	}
+	row->lat_p99 = median_u64(lat, nl);
+	row->rq_p99 = median_u64(rq, nk);
+	row->traced = nk > 0;
+	if (nk) {
+		row->invol /= (double)nk;
+		row->xcpu /= (double)nk;
+		row->idle /= (double)nk;
+	}
+out:
+	free(lat);
+	free(rq);
+}
+
+void study_print_sweep(FILE *f, const struct series *s, size_t n)
+{
+	char a[24], b[24];
+	size_t i;
+
+	if (!n)
+		return;
+	fprintf(f, "\nSweep of %s:", s[0].sweep_param);
+	if (strcmp(s[0].sweep_param, "rooms"))
+		fprintf(f, " %d rooms", s[0].rooms);
+	if (strcmp(s[0].sweep_param, "messages"))
+		fprintf(f, " %d messages", s[0].messages);
+	if (strcmp(s[0].sweep_param, "users"))
+		fprintf(f, " %d users per room", s[0].users);
+	fprintf(f, "; msg p99 = message latency, rq p99 = run-queue latency\n");
+	fprintf(f, "%9s %4s %10s %10s %10s %9s %9s %9s %6s %6s\n",
+		s[0].sweep_param, "runs", "avg msg/s", "min", "max",
+		"msg p99", "rq p99", "invol/s", "xcpu%", "idle%");
+	for (i = 0; i < n; i++) {
+		struct point_row row;
+
+		point_figures(&s[i], &row);
+		fprintf(f, "%9ld %4zu %10.0f %10.0f %10.0f %9s", s[i].sweep_value,
+			s[i].st.n, s[i].st.avg, s[i].st.min, s[i].st.max,
+			ks_fmt_ns(a, sizeof(a), row.lat_p99));
+		if (row.traced)
+			fprintf(f, " %9s %9.0f %6.1f %6.1f\n",
+				ks_fmt_ns(b, sizeof(b), row.rq_p99), row.invol,
+				row.xcpu, row.idle);
+		else
+			fprintf(f, " %9s %9s %6s %6s\n", "-", "-", "-", "-");
+	}
+	fflush(f);
+}
+
+void study_free_series(struct series *s)
+{
+	size_t i;
+
+	for (i = 0; s->runs && i < s->attempted; i++) {
+		kstats_free(s->runs[i].kernel);
+		free(s->runs[i].latency);
+	}
+	free(s->runs);
+	s->runs = NULL;
+}
