@@ -66,16 +66,18 @@ SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 COMMON := proto netio stats reslimit numarg cpuacct
 SERVER := $(COMMON) server srv_threads srv_evloop cpuset chat_s_opts
 CLIENT := $(COMMON) client client_opts local_server output_text \
-	output_json summary study kfigures trace discover kstats kstats_text \
-	kstats_json
+	output_json summary study kfigures diagnose diag_out trace discover kstats kstats_text \
+	kstats_json results
 
 obj = $(patsubst %,$(OUT)/%.o,$(1))
 ALL_OBJS := $(sort $(call obj,$(SERVER) $(CLIENT) chat_s chat_c))
 
 BINS := $(OUT)/chat_s $(OUT)/chat_c
+# Tools around the result files; they link only the loader, no BPF.
+TOOLS := $(OUT)/chatbench-compare
 
 .PHONY: all run check bench install clean vmlinux format tests
-all: $(BINS)
+all: $(BINS) $(TOOLS)
 
 $(OUT):
 	$(Q)mkdir -p $@
@@ -103,6 +105,12 @@ $(OUT)/chat_c: $(call obj,$(CLIENT) chat_c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS_BPF) $(LDLIBS)
 
+$(OUT)/chatbench-compare: tools/compare.c $(call obj,results stats) \
+		$(wildcard src/*.h) | $(OUT)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $< \
+		$(call obj,results stats) -o $@ $(LDLIBS)
+
 # Unit tests (cmocka), one binary per file under tests/unit.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
@@ -116,7 +124,7 @@ $(OUT)/tests/%: tests/unit/%.c $(UNIT_LIBS) | $(OUT)/tests
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $< $(UNIT_LIBS) -o $@ \
 		$(LDFLAGS) -lcmocka $(LDLIBS_BPF) $(LDLIBS)
 
-tests: $(BINS) $(UNIT_BINS)
+tests: $(BINS) $(TOOLS) $(UNIT_BINS)
 
 # The one test command: unit tests, then the loopback integration suite.
 check: tests
@@ -128,16 +136,16 @@ run: $(BINS)
 bench: $(BINS)
 	$(Q)OUT=$(OUT) tools/bench.sh
 
-install: $(BINS)
+install: $(BINS) $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BINS) $(TOOLS) $(DESTDIR)$(PREFIX)/bin
 
 vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c \
 		> vmlinux/$(ARCH)/vmlinux.h
 
 format:
-	clang-format -i src/*.c src/*.h bpf/*.c bpf/*.h tests/unit/*.c
+	clang-format -i src/*.c src/*.h bpf/*.c bpf/*.h tests/unit/*.c tools/*.c
 
 clean:
 	rm -rf $(OUT)

@@ -515,6 +515,7 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 	struct chat_start st = { o->rooms, o->messages, o->users };
 	size_t start_len;
 	struct cpu_times cpu_c0, cpu_s0, cpu_c1, cpu_s1;
+	double steal0 = 0, steal1;
 	struct cli_run *run;
 	bool traced = false, gate_held = false;
 	int ctl = -1, rc = -1;
@@ -557,6 +558,7 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 		traced = !trace_run_begin(ctx->tracer);
 	cpu_times_self(&cpu_c0);
 	cpu_times_pid(ctx->server, &cpu_s0);
+	steal0 = cpu_steal_s();
 	res->start_ns = now_ns();
 	pthread_rwlock_unlock(&run->gate);
 	gate_held = false;
@@ -565,7 +567,11 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 	cpu_times_pid(ctx->server, &cpu_s1);
 	cpu_times_delta(&cpu_c0, &cpu_c1, &res->cpu_client);
 	cpu_times_delta(&cpu_s0, &cpu_s1, &res->cpu_server);
+	steal1 = cpu_steal_s();
 	collect(run, res);
+	if (res->elapsed_s > 0)
+		res->steal_pct = 100.0 * (steal1 - steal0) /
+				 (res->elapsed_s * (double)sysconf(_SC_NPROCESSORS_ONLN));
 	if (traced)
 		res->kernel = trace_run_end(ctx->tracer);
 	if (atomic_load(&run->failed))

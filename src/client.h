@@ -37,6 +37,8 @@ struct client_opts {
 	enum trace_mode trace;
 	unsigned int interval_ms;
 	pid_t server_pid;
+	double slow_pct;	/* slow: below the median by more than this % */
+	const char *baseline;	/* --json file to compare with, or NULL */
 	const char *sweep_param; /* "rooms", "messages", "users" or NULL */
 	long sweep_values[64];
 	int sweep_n;
@@ -57,6 +59,7 @@ struct run_result {
 	double throughput;	/* (sent + received) / elapsed_s */
 	struct cpu_times cpu_client;	/* over the timed part of the run */
 	struct cpu_times cpu_server;	/* invalid when the server is unknown */
+	double steal_pct;	/* hypervisor steal, % of all CPUs' time */
 	bool ok;
 	char error[320];
 	struct kstats *kernel;	/* NULL when untraced */

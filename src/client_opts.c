@@ -35,6 +35,9 @@ static const char usage[] =
 	"  -i, --interval MS      period of the per-interval series (100)\n"
 	"      --server-pid PID   the chat_s process to trace (default: found\n"
 	"                         from the listening port)\n"
+	"      --slow-threshold PCT  a run is slow below the median by more than\n"
+	"                         max(PCT %, 3 MAD) (10); its causes are named\n"
+	"      --baseline FILE    judge runs against a --json file saved earlier\n"
 	"  -q, --quiet            no 'Creating room' progress lines\n"
 	"  -v, --verbose          kernel histograms as star charts\n"
 	"  -h, --help             this text\n"
@@ -50,6 +53,8 @@ static const char usage[] =
 enum {
 	OPT_LOCAL = 256,
 	OPT_SWEEP,
+	OPT_SLOW,
+	OPT_BASELINE,
 	OPT_TRACE,
 	OPT_NO_TRACE,
 	OPT_SERVER_PID,
@@ -169,6 +174,8 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 		{ "json", required_argument, NULL, 'j' },
 		{ "local", no_argument, NULL, OPT_LOCAL },
 		{ "sweep", required_argument, NULL, OPT_SWEEP },
+		{ "slow-threshold", required_argument, NULL, OPT_SLOW },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "trace", no_argument, NULL, OPT_TRACE },
 		{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
@@ -192,6 +199,7 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 	o->timeout_ms = 30000;
 	o->trace = TRACE_AUTO;
 	o->interval_ms = 100;
+	o->slow_pct = 10;
 	o->argc = argc;
 	o->argv = argv;
 	optind = 1;
@@ -220,6 +228,15 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 			break;
 		case OPT_LOCAL:
 			o->local = true;
+			break;
+		case OPT_SLOW:
+			if (parse_long(optarg, "--slow-threshold", 1, 99, &v,
+				       err, len))
+				return COPTS_ERROR;
+			o->slow_pct = (double)v;
+			break;
+		case OPT_BASELINE:
+			o->baseline = optarg;
 			break;
 		case OPT_SWEEP:
 			if (parse_sweep(optarg, o, err, len))

@@ -52,6 +52,24 @@ void cpu_times_pid(pid_t pid, struct cpu_times *t)
 	t->valid = true;
 }
 
+double cpu_steal_s(void)
+{
+	unsigned long long v[8] = { 0 };
+	long hz = sysconf(_SC_CLK_TCK);
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (!f)
+		return 0;
+	/* user nice system idle iowait irq softirq steal */
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	if (n != 8 || hz <= 0)
+		return 0;
+	return (double)v[7] / (double)hz;
+}
+
 void cpu_times_delta(const struct cpu_times *a, const struct cpu_times *b,
 		     struct cpu_times *d)
 {

@@ -20,6 +20,11 @@ struct cpu_times {
 void cpu_times_self(struct cpu_times *t);
 /* Another process (all its threads, live and exited), from /proc. */
 void cpu_times_pid(pid_t pid, struct cpu_times *t);
+/*
+ * Hypervisor steal time of all CPUs so far, in seconds (/proc/stat): on a
+ * VM, time the host gave to someone else while the guest thought it ran.
+ */
+double cpu_steal_s(void);
 /* b - a into d; invalid if either is. */
 void cpu_times_delta(const struct cpu_times *a, const struct cpu_times *b,
 		     struct cpu_times *d);

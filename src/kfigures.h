@@ -26,6 +26,8 @@ struct kfigures {
 	double softirq_pct;
 	double net_rx_pct;
 	double outsider_pct;	/* CPU taken by outsiders from waiting subjects */
+	double steal_pct;	/* hypervisor steal, of all CPUs' time */
+	double tp;		/* throughput, filled by the caller */
 	uint64_t ksoftirqd_p99_ns;
 	uint64_t sock_rq_p99_bytes;	/* either side, the larger */
 	uint64_t sock_rq_max_bytes;

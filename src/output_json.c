@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * JSON lines with jansson, which does the escaping.  Each line is flushed
- * when written: a run's result reaches the disk before the next run starts.
+ * JSON lines with jansson, which does the escaping.  A run's verdict
+ * (slow or not, and why) is known only when its series ends, yet a run's
+ * result must not be lost if the client dies before that.  So for a
+ * regular file each run is appended and flushed as it ends, and at the
+ * end of the series the file is rewritten (new file, rename) with the
+ * verdicts merged into the runs.  Streams (stdout, pipes, devices) cannot
+ * be rewritten: they get the series' runs, complete, when it ends.
  */
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -17,44 +23,59 @@
 
 struct json_out {
 	FILE *f;
-	bool is_stdout;
+	char *path;
+	bool rewrite;		/* a regular file: append, then rewrite */
 	bool failed;
+	char **done;		/* lines of the finished series */
+	size_t ndone;
+	json_t *pending;	/* run objects of the current series */
 };
 
 struct json_out *json_out_open(const char *path, char *err, size_t len)
 {
 	struct json_out *j = calloc(1, sizeof(*j));
+	struct stat st;
 
 	if (!j) {
 		snprintf(err, len, "out of memory");
 		return NULL;
 	}
+	j->pending = json_array();
 	if (!strcmp(path, "-")) {
 		j->f = stdout;
-		j->is_stdout = true;
 		return j;
 	}
+	j->path = strdup(path);
 	j->f = fopen(path, "w");
-	if (!j->f) {
+	if (!j->f || !j->path) {
 		snprintf(err, len, "cannot write JSON to %s: %s", path,
 			 strerror(errno));
-		free(j);
+		json_out_close(j);
 		return NULL;
 	}
+	j->rewrite = !fstat(fileno(j->f), &st) && S_ISREG(st.st_mode);
 	return j;
 }
 
-static int emit(struct json_out *j, json_t *obj)
+static int put_line(struct json_out *j, FILE *f, const char *line)
 {
-	int rc;
-
-	if (!obj)
-		return -1;
-	rc = json_dumpf(obj, j->f, JSON_COMPACT);
-	json_decref(obj);
-	if (rc || fputc('\n', j->f) == EOF || fflush(j->f))
+	if (fputs(line, f) == EOF || fputc('\n', f) == EOF || fflush(f))
 		j->failed = true;
 	return j->failed ? -1 : 0;
+}
+
+static int emit_now(struct json_out *j, const json_t *obj)
+{
+	char *line = json_dumps(obj, JSON_COMPACT);
+	int rc;
+
+	if (!line) {
+		j->failed = true;
+		return -1;
+	}
+	rc = put_line(j, j->f, line);
+	free(line);
+	return rc;
 }
 
 static json_t *sweep_json(const char *param, long value)
@@ -73,8 +94,9 @@ static json_t *times_json(const struct cpu_times *t)
 /* CPU seconds of both processes over the timed part of the run. */
 static json_t *cpu_json(const struct run_result *r)
 {
-	return json_pack("{s:o, s:o}", "client", times_json(&r->cpu_client),
-			 "server", times_json(&r->cpu_server));
+	return json_pack("{s:o, s:o, s:f}", "client", times_json(&r->cpu_client),
+			 "server", times_json(&r->cpu_server),
+			 "steal_pct", r->steal_pct);
 }
 
 /* Message delivery latency, sender's stamp to receiver's recv, in ns. */
@@ -117,7 +139,20 @@ int json_out_run(struct json_out *j, const struct run_result *r)
 		json_object_set_new(o, "latency", latency_json(r));
 	if (r->kernel)
 		json_object_set_new(o, "kernel", kstats_to_json(r->kernel));
-	return emit(j, o);
+	json_array_append_new(j->pending, o);
+	return j->rewrite ? emit_now(j, o) : 0;
+}
+
+int json_out_set(struct json_out *j, size_t idx, const char *key,
+		 json_t *value)
+{
+	json_t *o = json_array_get(j->pending, idx);
+
+	if (!o || !value) {
+		json_decref(value);
+		return -1;
+	}
+	return json_object_set_new(o, key, value);
 }
 
 static json_t *command_line(const struct client_opts *o)
@@ -140,6 +175,83 @@ static json_t *command_line(const struct client_opts *o)
 
 	free(s);
 	return js ? js : json_null();
+}
+
+/* The pending series' lines become final: serialized and kept. */
+static int keep_pending(struct json_out *j)
+{
+	size_t i, n = json_array_size(j->pending);
+	char **d = realloc(j->done, (j->ndone + n) * sizeof(*d));
+
+	if (!d)
+		return -1;
+	j->done = d;
+	for (i = 0; i < n; i++) {
+		d[j->ndone] = json_dumps(json_array_get(j->pending, i),
+					 JSON_COMPACT);
+		if (!d[j->ndone])
+			return -1;
+		j->ndone++;
+	}
+	json_array_clear(j->pending);
+	return 0;
+}
+
+/*
+ * Everything so far into PATH.tmp, then rename: a reader or a crash sees
+ * either the old file or the new one, never half of one.
+ */
+static int rewrite_file(struct json_out *j)
+{
+	size_t len = strlen(j->path) + 8, i;
+	char *tmp = malloc(len);
+	FILE *f = NULL;
+	int rc = -1;
+
+	if (!tmp)
+		goto out;
+	snprintf(tmp, len, "%s.tmp", j->path);
+	f = fopen(tmp, "w");
+	if (!f)
+		goto out;
+	for (i = 0; i < j->ndone; i++)
+		if (put_line(j, f, j->done[i]))
+			goto out;
+	if (fclose(f)) {
+		f = NULL;
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp, j->path))
+		goto out;
+	fclose(j->f);
+	j->f = fopen(j->path, "a");
+	rc = j->f ? 0 : -1;
+out:
+	if (f)
+		fclose(f);
+	if (rc && tmp)
+		unlink(tmp);
+	free(tmp);
+	if (rc)
+		j->failed = true;
+	return rc;
+}
+
+static int finish_series(struct json_out *j)
+{
+	size_t first = j->ndone, i;
+
+	if (keep_pending(j)) {
+		j->failed = true;
+		return -1;
+	}
+	if (j->rewrite)
+		return rewrite_file(j);
+	for (i = first; i < j->ndone; i++)
+		if (put_line(j, j->f, j->done[i]))
+			return -1;
+	return 0;
 }
 
 int json_out_summary(struct json_out *j, const struct client_opts *o,
@@ -181,18 +293,25 @@ int json_out_summary(struct json_out *j, const struct client_opts *o,
 	if (sweep_param)
 		json_object_set_new(sum, "sweep",
 				    sweep_json(sweep_param, sweep_value));
-	return emit(j, json_pack("{s:o}", "summary", sum));
+	json_array_append_new(j->pending, json_pack("{s:o}", "summary", sum));
+	return finish_series(j);
 }
 
 int json_out_close(struct json_out *j)
 {
+	size_t i;
 	int rc;
 
 	if (!j)
 		return 0;
 	rc = j->failed ? -1 : 0;
-	if (!j->is_stdout && fclose(j->f))
+	if (j->f && j->f != stdout && fclose(j->f))
 		rc = -1;
+	for (i = 0; i < j->ndone; i++)
+		free(j->done[i]);
+	free(j->done);
+	json_decref(j->pending);
+	free(j->path);
 	free(j);
 	return rc;
 }

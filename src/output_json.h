@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * JSON lines output: one object per run, written and flushed as soon as
- * the run ends (so a killed client loses nothing already measured), then
- * one {"summary": ...} line.  Field names are stable; schema_version says
- * when they change.
+ * JSON lines output: one object per run, then one {"summary": ...} line
+ * per series (json_out_summary ends a series).  Field names are stable;
+ * schema_version says when they change.
  */
 #ifndef CHATBENCH_OUTPUT_JSON_H
 #define CHATBENCH_OUTPUT_JSON_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #include "client.h"
@@ -20,6 +20,9 @@ struct json_out;
 /* Opens (creates, truncates) path, or stdout for "-"; NULL with err. */
 struct json_out *json_out_open(const char *path, char *err, size_t len);
 int json_out_run(struct json_out *j, const struct run_result *r);
+/* Adds key to the idx-th run of the current series (e.g. its verdict). */
+int json_out_set(struct json_out *j, size_t idx, const char *key,
+		 json_t *value);
 int json_out_summary(struct json_out *j, const struct client_opts *o,
 		     const struct stats *s, size_t attempted,
 		     const char *trace_state, bool interrupted,

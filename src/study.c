@@ -8,12 +8,65 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag_out.h"
+#include "diagnose.h"
 #include "kfigures.h"
 #include "kstats.h"
 #include "output_json.h"
 #include "output_text.h"
 #include "study.h"
 #include "summary.h"
+
+/*
+ * Verdicts of the series' runs against the reference (the runs' own
+ * median, or the baseline's), in the text report and merged into each
+ * run's JSON object.
+ */
+static void diagnose_series(const struct client_opts *o, struct series *s,
+			    const struct study_io *io)
+{
+	struct diag_run *dr = calloc(s->attempted + 1, sizeof(*dr));
+	struct diag_verdict *v = calloc(s->attempted + 1, sizeof(*v));
+	struct diag_dip dips[DIAG_MAX_DIPS];
+	struct diag_ref ref;
+	size_t i, n = 0;
+	int nd;
+
+	if (!dr || !v)
+		goto out;
+	for (i = 0; i < s->attempted; i++) {
+		if (!s->runs[i].ok)
+			continue;
+		dr[n].throughput = s->runs[i].throughput;
+		dr[n].steal_pct = s->runs[i].steal_pct;
+		dr[n].k = s->runs[i].kernel;
+		n++;
+	}
+	if (io->baseline)
+		ref = *io->baseline;
+	else
+		diag_reference(dr, n, o->slow_pct, &ref);
+	for (i = 0, n = 0; i < s->attempted; i++) {
+		if (!s->runs[i].ok)
+			continue;
+		diag_explain(&dr[n++], &ref, &v[i]);
+		if (!io->json)
+			continue;
+		json_out_set(io->json, i, "slow", json_boolean(v[i].slow));
+		if (v[i].slow)
+			json_out_set(io->json, i, "causes",
+				     diag_causes_json(&v[i]));
+		nd = diag_find_dips(s->runs[i].kernel, o->slow_pct, dips,
+				    DIAG_MAX_DIPS);
+		if (nd)
+			json_out_set(io->json, i, "dips",
+				     diag_dips_json(dips, nd));
+	}
+	diag_print(io->text, s, &ref, v, o->slow_pct, io->baseline != NULL);
+out:
+	free(dr);
+	free(v);
+}
 
 int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 		     struct series *s, const struct study_io *io)
@@ -53,6 +106,7 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 	summary_compute(s->runs, s->attempted, &s->st);
 	if (o->runs > 1)
 		out_text_summary(io->text, o, &s->st, s->attempted);
+	diagnose_series(o, s, io);
 	if (io->json &&
 	    json_out_summary(io->json, o, &s->st, s->attempted,
 			     io->trace_state, *io->got_signal != 0,
