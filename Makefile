@@ -66,15 +66,15 @@ SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 COMMON := proto netio stats reslimit numarg cpuacct
 SERVER := $(COMMON) server srv_threads srv_evloop cpuset chat_s_opts
 CLIENT := $(COMMON) client client_opts local_server output_text \
-	output_json summary study kfigures diagnose diag_out trace discover kstats kstats_text \
-	kstats_json results
+	output_json summary study kfigures diagnose diag_out trace discover \
+	kstats kstats_text kstats_json kstats_load results baseline
 
 obj = $(patsubst %,$(OUT)/%.o,$(1))
 ALL_OBJS := $(sort $(call obj,$(SERVER) $(CLIENT) chat_s chat_c))
 
 BINS := $(OUT)/chat_s $(OUT)/chat_c
-# Tools around the result files; they link only the loader, no BPF.
-TOOLS := $(OUT)/chatbench-compare
+# Tools around the binaries and their result files (no BPF in them).
+TOOLS := $(OUT)/chatbench-compare $(OUT)/chatbench-hog
 
 .PHONY: all run check bench install clean vmlinux format tests
 all: $(BINS) $(TOOLS)
@@ -110,6 +110,10 @@ $(OUT)/chatbench-compare: tools/compare.c $(call obj,results stats) \
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $< \
 		$(call obj,results stats) -o $@ $(LDLIBS)
+
+$(OUT)/chatbench-hog: tools/hog.c | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $< -o $@ $(LDFLAGS) -lpthread
 
 # Unit tests (cmocka), one binary per file under tests/unit.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)

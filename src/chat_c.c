@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "client_opts.h"
 #include "discover.h"
 #include "reslimit.h"
@@ -131,6 +132,7 @@ int main(int argc, char **argv)
 	struct trace *tracer = NULL;
 	char err[400], trace_state[320] = "off";
 	struct study_io io = { .got_signal = &got_signal };
+	struct baseline *baseline = NULL;
 	FILE *text = stdout;
 	unsigned long nconn;
 	size_t i, npoints, done = 0;
@@ -161,6 +163,11 @@ int main(int argc, char **argv)
 			text = stderr;
 	}
 	o.text = text;
+	if (o.baseline) {
+		baseline = baseline_load(o.baseline, err, sizeof(err));
+		if (!baseline)
+			goto fail;
+	}
 	base = o;
 	nconn = max_connections(&o);
 	if (limits_ensure_fds(nconn + 64, err, sizeof(err)) ||
@@ -200,6 +207,7 @@ int main(int argc, char **argv)
 	io.json = json;
 	io.json_path = o.json_path;
 	io.trace_state = trace_state;
+	io.baseline = baseline;
 	for (i = 0; i < npoints && !client_stopped(ctx); i++) {
 		set_point(&o, &base, &series[i], i);
 		done++;
@@ -227,6 +235,7 @@ out:
 	for (i = 0; series && i < done; i++)
 		study_free_series(&series[i]);
 	free(series);
+	baseline_free(baseline);
 	client_ctx_free(ctx);
 	return rc;
 }

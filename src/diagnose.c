@@ -157,16 +157,26 @@ struct evidence {
 	bool sched;
 };
 
+/*
+ * Evidence that turns idle and own-work growth into a named cause.  Socket
+ * backpressure: sends finding the send buffer full far more often, memory
+ * pressure events, or receive buffers much smaller than usual with their
+ * queues at the limit.  Scheduler contention: more involuntary switches
+ * per message, or longer run-queue waits that no outsider explains.
+ */
 static void find_evidence(const struct kfigures *s, const struct kfigures *r,
 			  struct evidence *e)
 {
 	double invol_s = s->invol_per_s / s->tp, invol_r = r->invol_per_s / r->tp;
+	bool small_full = r->rcvbuf_max && s->rcvbuf_max * 4 <= r->rcvbuf_max &&
+			  s->sock_rq_max_bytes * 2 >= s->rcvbuf_max;
 
 	e->socket = s->sndbuf_full_pct >= 5.0 * r->sndbuf_full_pct + 1.0 ||
 		    s->pressure_events > 2 * r->pressure_events + 10 ||
-		    (r->rcvbuf_max && s->rcvbuf_max * 2 <= r->rcvbuf_max);
-	e->sched = ratio((double)s->rq_p99_ns, (double)r->rq_p99_ns) >= 2.0 ||
-		   ratio(invol_s, invol_r) >= 1.5;
+		    small_full;
+	e->sched = (invol_s >= 0.005 && ratio(invol_s, invol_r) >= 1.5) ||
+		   (ratio((double)s->rq_p99_ns, (double)r->rq_p99_ns) >= 2.0 &&
+		    s->outsider_pct - r->outsider_pct < 2);
 }
 
 static void add_share(struct diag_verdict *v, enum cause_kind kind,
@@ -312,12 +322,20 @@ static double per_msg(double pct, double ncpus, double tp)
 	return pct / 100.0 * ncpus / tp;
 }
 
+/* Growth per message of a category from reference to slow run. */
+static double extra(double pct_s, double pct_r, double ncpus, double tp_s,
+		    double tp_r)
+{
+	return per_msg(pct_s, ncpus, tp_s) - per_msg(pct_r, ncpus, tp_r);
+}
+
 void diag_explain(const struct diag_run *run, const struct diag_ref *ref,
 		  struct diag_verdict *v)
 {
+	enum { X_OUTSIDER, X_STEAL, X_SOFTIRQ, X_IDLE, X_WORK, X_NR };
+	double total, ncpus, bench_s, bench_r, grown, x[X_NR];
 	struct kfigures s, r;
 	struct evidence e;
-	double total, ncpus, bench_s, bench_r, idle, work;
 	int i, keep;
 
 	memset(v, 0, sizeof(*v));
@@ -342,26 +360,40 @@ void diag_explain(const struct diag_run *run, const struct diag_ref *ref,
 	find_evidence(&s, &r, &e);
 	bench_s = 100 - s.idle_pct - s.softirq_pct - s.outsider_pct - s.steal_pct;
 	bench_r = 100 - r.idle_pct - r.softirq_pct - r.outsider_pct - r.steal_pct;
-	idle = (per_msg(s.idle_pct, ncpus, s.tp) -
-		per_msg(r.idle_pct, ncpus, r.tp)) / total;
-	work = (per_msg(bench_s, ncpus, s.tp) -
-		per_msg(bench_r, ncpus, r.tp)) / total;
-	add_share(v, CAUSE_OUTSIDER_CPU,
-		  (per_msg(s.outsider_pct, ncpus, s.tp) -
-		   per_msg(r.outsider_pct, ncpus, r.tp)) / total);
-	add_share(v, CAUSE_STEAL,
-		  (per_msg(s.steal_pct, ncpus, s.tp) -
-		   per_msg(r.steal_pct, ncpus, r.tp)) / total);
-	add_share(v, CAUSE_SOFTIRQ,
-		  (per_msg(s.softirq_pct, ncpus, s.tp) -
-		   per_msg(r.softirq_pct, ncpus, r.tp)) / total);
+	x[X_OUTSIDER] = extra(s.outsider_pct, r.outsider_pct, ncpus, s.tp, r.tp);
+	x[X_STEAL] = extra(s.steal_pct, r.steal_pct, ncpus, s.tp, r.tp);
+	x[X_SOFTIRQ] = extra(s.softirq_pct, r.softirq_pct, ncpus, s.tp, r.tp);
+	x[X_IDLE] = extra(s.idle_pct, r.idle_pct, ncpus, s.tp, r.tp);
+	x[X_WORK] = extra(bench_s, bench_r, ncpus, s.tp, r.tp);
+	/*
+	 * Shares of the loss.  Categories that shrank free time for others,
+	 * so the growth of the rest can exceed the total: then the shares
+	 * are of that growth, and still add up to at most one.
+	 */
+	for (i = 0, grown = 0; i < X_NR; i++)
+		grown += fmax(x[i], 0);
+	total = fmax(total, grown);
+	/*
+	 * A category that grows only because the run was longer (the same
+	 * share of CPU spread over fewer messages) is a consequence, not a
+	 * cause: the outsider, steal and softirq shares of CPU must grow too.
+	 */
+	if (s.outsider_pct - r.outsider_pct >= 2)
+		add_share(v, CAUSE_OUTSIDER_CPU, x[X_OUTSIDER] / total);
+	if (s.steal_pct - r.steal_pct >= 2)
+		add_share(v, CAUSE_STEAL, x[X_STEAL] / total);
+	if (s.softirq_pct - r.softirq_pct >= 3 ||
+	    ratio((double)s.ksoftirqd_p99_ns, (double)r.ksoftirqd_p99_ns) >= 3)
+		add_share(v, CAUSE_SOFTIRQ, x[X_SOFTIRQ] / total);
 	if (e.socket) {
-		add_share(v, CAUSE_SOCKET_BACKPRESSURE, idle + work);
+		add_share(v, CAUSE_SOCKET_BACKPRESSURE,
+			  (x[X_IDLE] + x[X_WORK]) / total);
 	} else if (e.sched) {
-		add_share(v, CAUSE_SCHED_CONTENTION, idle + work);
+		add_share(v, CAUSE_SCHED_CONTENTION,
+			  (x[X_IDLE] + x[X_WORK]) / total);
 	} else {
-		add_share(v, CAUSE_CPU_IDLE, idle);
-		add_share(v, CAUSE_BENCHMARK_WORK, work);
+		add_share(v, CAUSE_CPU_IDLE, x[X_IDLE] / total);
+		add_share(v, CAUSE_BENCHMARK_WORK, x[X_WORK] / total);
 	}
 	qsort(v->causes, (size_t)v->ncauses, sizeof(v->causes[0]), by_share);
 	for (i = 0, keep = 0; i < v->ncauses; i++) {

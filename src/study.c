@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline.h"
 #include "diag_out.h"
 #include "diagnose.h"
 #include "kfigures.h"
@@ -42,10 +43,18 @@ static void diagnose_series(const struct client_opts *o, struct series *s,
 		dr[n].k = s->runs[i].kernel;
 		n++;
 	}
-	if (io->baseline)
-		ref = *io->baseline;
-	else
+	if (io->baseline) {
+		bool exact;
+
+		if (baseline_ref(io->baseline, s->rooms, s->messages, s->users,
+				 o->slow_pct, &ref, &exact))
+			goto out;
+		if (!exact)
+			fprintf(io->text, "Baseline           : no saved run of %d rooms x %d messages, %d users: comparing with all of its runs\n",
+				s->rooms, s->messages, s->users);
+	} else {
 		diag_reference(dr, n, o->slow_pct, &ref);
+	}
 	for (i = 0, n = 0; i < s->attempted; i++) {
 		if (!s->runs[i].ok)
 			continue;

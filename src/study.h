@@ -12,7 +12,7 @@
 #include "client.h"
 #include "stats.h"
 
-struct diag_ref;
+struct baseline;
 struct json_out;
 
 struct series {
@@ -30,7 +30,7 @@ struct study_io {
 	const char *json_path;
 	const char *trace_state;
 	const volatile int *got_signal;
-	const struct diag_ref *baseline;	/* NULL: runs judged by their median */
+	const struct baseline *baseline; /* NULL: runs judged by their median */
 };
 
 /* Runs the series for the point set in o; 0 when every run completed. */

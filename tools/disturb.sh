@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Disturbs one run of a chat_c series on purpose, to see the diagnosis
+# name the cause.  It watches the series' --json file: when RUN-1 runs
+# are in it, the disturbance starts; when RUN are, it stops.
+#
+#   tools/disturb.sh FILE RUN hog [NAME]   a CPU hog on every CPU, named NAME
+#   tools/disturb.sh FILE RUN sockbuf      tiny TCP buffers for new sockets
+#   tools/disturb.sh FILE RUN pin PID...   confine the processes to CPU 0
+#
+# Needs root for sockbuf and pin.  Gives up after TIMEOUT seconds (120).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-build}
+[ $# -ge 3 ] || { sed -n '5,11p' "$0" >&2; exit 2; }
+file=$1 target=$2 what=$3
+shift 3
+deadline=$((SECONDS + ${TIMEOUT:-120}))
+
+runs_done() {
+	[ -f "$file" ] || { echo 0; return; }
+	grep -c '"run":' "$file" 2>/dev/null || true
+}
+
+wait_runs() {
+	while [ "$(runs_done)" -lt "$1" ]; do
+		[ $SECONDS -lt $deadline ] || { echo "disturb: timed out" >&2; exit 1; }
+		sleep 0.02
+	done
+}
+
+saved_r= saved_w= hog= pins=()
+restore() {
+	[ -n "$hog" ] && kill "$hog" 2>/dev/null && wait "$hog" 2>/dev/null
+	[ -n "$saved_r" ] && sysctl -qw net.ipv4.tcp_rmem="$saved_r" net.ipv4.tcp_wmem="$saved_w"
+	for p in "${pins[@]}"; do taskset -a -p -c "$(cat /sys/devices/system/cpu/online)" "$p" >/dev/null 2>&1 || true; done
+	return 0
+}
+trap restore EXIT
+
+wait_runs $((target - 1))
+case $what in
+hog)
+	"$OUT/chatbench-hog" --name "${1:-chb_hog}" --seconds 600 &
+	hog=$!
+	;;
+sockbuf)
+	saved_r=$(sysctl -n net.ipv4.tcp_rmem)
+	saved_w=$(sysctl -n net.ipv4.tcp_wmem)
+	sysctl -qw net.ipv4.tcp_rmem="4096 4096 4096" net.ipv4.tcp_wmem="4096 4096 4096"
+	;;
+pin)
+	for p in "$@"; do
+		taskset -a -p -c 0 "$p" >/dev/null
+		pins+=("$p")
+	done
+	;;
+*)
+	echo "disturb: unknown disturbance '$what' (hog, sockbuf, pin)" >&2
+	exit 2
+	;;
+esac
+wait_runs "$target"

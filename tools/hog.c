@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chatbench-hog: a CPU hog with a name you choose, to disturb a run on
+ * purpose and see the diagnosis name it.  One busy thread per CPU (or
+ * --threads N), every thread named NAME so that it shows up as that task
+ * in the tracer, top and ps; it ends by itself after --seconds.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char usage[] =
+	"Usage: chatbench-hog [--name NAME] [--seconds S] [--threads N]\n"
+	"Burn CPU in N threads (one per online CPU) named NAME (chb_hog) for\n"
+	"S seconds (10), then exit.  Example, during a run:\n"
+	"  build/chatbench-hog --name noisy_neighbour --seconds 3 &\n";
+
+static volatile int stop;
+static char name[16] = "chb_hog";
+
+static void *burn(void *arg)
+{
+	volatile unsigned long x = 0;
+
+	(void)arg;
+	prctl(PR_SET_NAME, name);
+	while (!stop)
+		x++;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "name", required_argument, NULL, 'n' },
+		{ "seconds", required_argument, NULL, 's' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	long threads = sysconf(_SC_NPROCESSORS_ONLN), i;
+	double seconds = 10;
+	pthread_t *t;
+	char *end;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "n:s:t:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			snprintf(name, sizeof(name), "%s", optarg);
+			break;
+		case 's':
+			seconds = strtod(optarg, &end);
+			if (*end || seconds <= 0 || seconds > 86400) {
+				fprintf(stderr, "chatbench-hog: bad --seconds '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 't':
+			threads = strtol(optarg, &end, 10);
+			if (*end || threads < 1 || threads > 1024) {
+				fprintf(stderr, "chatbench-hog: bad --threads '%s'\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	prctl(PR_SET_NAME, name);
+	t = calloc((size_t)threads, sizeof(*t));
+	if (!t)
+		return 1;
+	for (i = 0; i < threads; i++) {
+		int err = pthread_create(&t[i], NULL, burn, NULL);
+
+		if (err) {
+			fprintf(stderr, "chatbench-hog: thread %ld: %s\n", i + 1,
+				strerror(err));
+			return 1;
+		}
+	}
+	usleep((useconds_t)(seconds * 1e6));
+	stop = 1;
+	for (i = 0; i < threads; i++)
+		pthread_join(t[i], NULL);
+	free(t);
+	return 0;
+}
