@@ -65,7 +65,8 @@ SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 # Objects shared by both programs, then each program's own.
 COMMON := proto netio stats reslimit numarg cpuacct
 SERVER := $(COMMON) server srv_threads srv_evloop cpuset chat_s_opts
-CLIENT := $(COMMON) client client_opts local_server output_text \
+CLIENT := $(COMMON) client client_opts local_server server_info cpuset \
+	output_text \
 	output_json summary study kfigures diagnose diag_out trace discover \
 	kstats kstats_text kstats_json kstats_load results baseline
 

@@ -14,11 +14,13 @@
 
 #include "baseline.h"
 #include "client_opts.h"
+#include "cpuset.h"
 #include "discover.h"
 #include "reslimit.h"
 #include "local_server.h"
 #include "output_json.h"
 #include "proto.h"
+#include "server_info.h"
 #include "study.h"
 #include "trace.h"
 
@@ -181,8 +183,14 @@ int main(int argc, char **argv)
 		goto fail;
 	}
 	if (o.local) {
-		if (local_server_start(&ls, &o.addr, o.timeout_ms, err,
-				       sizeof(err)))
+		struct local_server_args la = {
+			.model = o.server_model,
+			.cpus = o.server_cpus,
+			.pin = o.server_pin,
+			.timeout_ms = o.timeout_ms,
+		};
+
+		if (local_server_start(&ls, &o.addr, &la, err, sizeof(err)))
 			goto fail;
 		o.port = ls.port;
 		o.addr.sin_port = htons(ls.port);
@@ -207,6 +215,16 @@ int main(int argc, char **argv)
 	io.json = json;
 	io.json_path = o.json_path;
 	io.trace_state = trace_state;
+	server_info_read(server, &io.server);
+	if (o.have_cpus)
+		cpuset_format(&o.cpus, io.client_cpus, sizeof(io.client_cpus));
+	else
+		snprintf(io.client_cpus, sizeof(io.client_cpus), "all");
+	if (!o.quiet)
+		fprintf(text, "Placement          : client cpus %s%s; server model %s, cpus %s%s\n",
+			io.client_cpus, o.pin ? " (pinned)" : "",
+			io.server.model, io.server.cpus,
+			io.server.pin ? " (pinned)" : "");
 	io.baseline = baseline;
 	for (i = 0; i < npoints && !client_stopped(ctx); i++) {
 		set_point(&o, &base, &series[i], i);

@@ -18,6 +18,7 @@
 
 #include "chatbench.h"
 #include "client.h"
+#include "cpuset.h"
 #include "kstats.h"
 #include "reslimit.h"
 #include "netio.h"
@@ -395,6 +396,14 @@ static int open_users(struct cli_run *run, int ctl)
 	return 0;
 }
 
+/* --cpus / --pin: thread k of the run, before it passes the gate. */
+static int place(struct cli_run *run, pthread_t t, unsigned int k)
+{
+	if (!run->o->have_cpus)
+		return 0;
+	return cpuset_place(t, &run->o->cpus, run->o->pin, k);
+}
+
 static int start_threads(struct cli_run *run)
 {
 	pthread_attr_t attr;
@@ -413,16 +422,22 @@ static int start_threads(struct cli_run *run)
 			break;
 		c->snd_up = true;
 		pthread_setname_np(c->snd, "cli_snd");
+		err = place(run, c->snd, 2 * i);
+		if (err)
+			break;
 		err = pthread_create(&c->rcv, &attr, receiver_main, c);
 		if (err)
 			break;
 		c->rcv_up = true;
 		pthread_setname_np(c->rcv, "cli_rcv");
+		err = place(run, c->rcv, 2 * i + 1);
+		if (err)
+			break;
 	}
 	pthread_attr_destroy(&attr);
 	if (err) {
-		run_fail(run, "cannot create thread %u of %u: %s", 2 * i + 1,
-			 2 * run->nconn, strerror(err));
+		run_fail(run, "cannot create or place thread %u of %u: %s",
+			 2 * i + 1, 2 * run->nconn, strerror(err));
 		return -1;
 	}
 	return 0;

@@ -8,6 +8,7 @@
 #define CHATBENCH_CLIENT_H
 
 #include <netinet/in.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +38,12 @@ struct client_opts {
 	enum trace_mode trace;
 	unsigned int interval_ms;
 	pid_t server_pid;
+	bool have_cpus;		/* --cpus: confine the client's threads */
+	cpu_set_t cpus;
+	bool pin;		/* one CPU per thread, round-robin */
+	const char *server_model;	/* --local: chat_s --model */
+	const char *server_cpus;	/* --local: chat_s --cpus */
+	bool server_pin;		/* --local: chat_s --pin */
 	double slow_pct;	/* slow: below the median by more than this % */
 	const char *baseline;	/* --json file to compare with, or NULL */
 	const char *sweep_param; /* "rooms", "messages", "users" or NULL */

@@ -12,6 +12,7 @@
 #include "client_opts.h"
 #include "netio.h"
 #include "numarg.h"
+#include "cpuset.h"
 #include "proto.h"
 
 static const char usage[] =
@@ -38,6 +39,11 @@ static const char usage[] =
 	"      --slow-threshold PCT  a run is slow below the median by more than\n"
 	"                         max(PCT %, 3 MAD) (10); its causes are named\n"
 	"      --baseline FILE    judge runs against a --json file saved earlier\n"
+	"      --cpus LIST        confine the client's threads to LIST (0-3,6)\n"
+	"      --pin              one CPU per thread, round-robin over the CPUs\n"
+	"      --model M          --local: the server's model (threads, epoll,\n"
+	"                         pool[=N]); --server-cpus LIST, --server-pin\n"
+	"                         place the --local server's threads\n"
 	"  -q, --quiet            no 'Creating room' progress lines\n"
 	"  -v, --verbose          kernel histograms as star charts\n"
 	"  -h, --help             this text\n"
@@ -48,6 +54,7 @@ static const char usage[] =
 	"  chat_c --local --runs 10 10 1000                  ten traced runs\n"
 	"  chat_c --local -r 5 -j results.json 20 500        results as JSON\n"
 	"  chat_c --local -r 3 --sweep rooms=1,2,4,8,16 100  a load sweep\n"
+	"  chat_c --local --model epoll --cpus 1 --server-cpus 0 10 1000\n"
 	"  chat_c 127.0.0.1 | grep Average | awk '{print $4}'\n";
 
 enum {
@@ -55,6 +62,11 @@ enum {
 	OPT_SWEEP,
 	OPT_SLOW,
 	OPT_BASELINE,
+	OPT_CPUS,
+	OPT_PIN,
+	OPT_MODEL,
+	OPT_SERVER_CPUS,
+	OPT_SERVER_PIN,
 	OPT_TRACE,
 	OPT_NO_TRACE,
 	OPT_SERVER_PID,
@@ -124,6 +136,21 @@ static int parse_sweep(const char *arg, struct client_opts *o, char *err,
 	return 0;
 }
 
+static int parse_cpus(const char *arg, struct client_opts *o, char *err,
+		      size_t len)
+{
+	cpu_set_t avail;
+	char why[200];
+
+	if (cpuset_allowed(&avail) ||
+	    cpuset_parse(arg, &o->cpus, &avail, why, sizeof(why))) {
+		snprintf(err, len, "--cpus %s: %s", arg, why);
+		return -1;
+	}
+	o->have_cpus = true;
+	return 0;
+}
+
 static int parse_positionals(int argc, char **argv, struct client_opts *o,
 			     char *err, size_t len)
 {
@@ -175,6 +202,11 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 		{ "local", no_argument, NULL, OPT_LOCAL },
 		{ "sweep", required_argument, NULL, OPT_SWEEP },
 		{ "slow-threshold", required_argument, NULL, OPT_SLOW },
+		{ "cpus", required_argument, NULL, OPT_CPUS },
+		{ "pin", no_argument, NULL, OPT_PIN },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "server-cpus", required_argument, NULL, OPT_SERVER_CPUS },
+		{ "server-pin", no_argument, NULL, OPT_SERVER_PIN },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "trace", no_argument, NULL, OPT_TRACE },
@@ -238,6 +270,22 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 		case OPT_BASELINE:
 			o->baseline = optarg;
 			break;
+		case OPT_CPUS:
+			if (parse_cpus(optarg, o, err, len))
+				return COPTS_ERROR;
+			break;
+		case OPT_PIN:
+			o->pin = true;
+			break;
+		case OPT_MODEL:
+			o->server_model = optarg;
+			break;
+		case OPT_SERVER_CPUS:
+			o->server_cpus = optarg;
+			break;
+		case OPT_SERVER_PIN:
+			o->server_pin = true;
+			break;
 		case OPT_SWEEP:
 			if (parse_sweep(optarg, o, err, len))
 				return COPTS_ERROR;
@@ -291,5 +339,12 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 	}
 	if (parse_positionals(argc, argv, o, err, len))
 		return COPTS_ERROR;
+	if ((o->server_model || o->server_cpus || o->server_pin) && !o->local) {
+		snprintf(err, len,
+			 "--model, --server-cpus and --server-pin set up the --local server; give them to chat_s otherwise");
+		return COPTS_ERROR;
+	}
+	if (o->pin && !o->have_cpus && cpuset_allowed(&o->cpus) == 0)
+		o->have_cpus = true;
 	return COPTS_OK;
 }

@@ -43,7 +43,8 @@ static int find_chat_s(char *path, size_t len)
 }
 
 int local_server_start(struct local_server *ls, const struct sockaddr_in *addr,
-		       int timeout_ms, char *err, size_t len)
+		       const struct local_server_args *a, char *err,
+		       size_t len)
 {
 	char path[PATH_MAX + 16], ip[INET_ADDRSTRLEN], fdarg[16], line[16];
 	posix_spawn_file_actions_t fa;
@@ -51,7 +52,8 @@ int local_server_start(struct local_server *ls, const struct sockaddr_in *addr,
 	sigset_t none;
 	int pfd[2] = { -1, -1 }, rc;
 	ssize_t n = 0;
-	char *argv[8];
+	char tmo[16], *argv[16];
+	int n_arg = 0;
 
 	memset(ls, 0, sizeof(*ls));
 	find_chat_s(path, sizeof(path));
@@ -63,13 +65,26 @@ int local_server_start(struct local_server *ls, const struct sockaddr_in *addr,
 	/* The write end must survive exec; the read end must not. */
 	fcntl(pfd[0], F_SETFD, FD_CLOEXEC);
 	snprintf(fdarg, sizeof(fdarg), "%d", pfd[1]);
-	argv[0] = path;
-	argv[1] = "--quiet";
-	argv[2] = "--ready-fd";
-	argv[3] = fdarg;
-	argv[4] = ip;
-	argv[5] = "0";
-	argv[6] = NULL;
+	snprintf(tmo, sizeof(tmo), "%d", a->timeout_ms / 1000);
+	argv[n_arg++] = path;
+	argv[n_arg++] = "--quiet";
+	argv[n_arg++] = "--timeout";
+	argv[n_arg++] = tmo;
+	argv[n_arg++] = "--ready-fd";
+	argv[n_arg++] = fdarg;
+	if (a->model) {
+		argv[n_arg++] = "--model";
+		argv[n_arg++] = (char *)a->model;
+	}
+	if (a->cpus) {
+		argv[n_arg++] = "--cpus";
+		argv[n_arg++] = (char *)a->cpus;
+	}
+	if (a->pin)
+		argv[n_arg++] = "--pin";
+	argv[n_arg++] = ip;
+	argv[n_arg++] = "0";
+	argv[n_arg] = NULL;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null",
 					 O_RDONLY, 0);
@@ -88,11 +103,12 @@ int local_server_start(struct local_server *ls, const struct sockaddr_in *addr,
 		ls->pid = 0;
 		return -1;
 	}
-	if (net_wait_readable(pfd[0], timeout_ms) > 0)
+	if (net_wait_readable(pfd[0], a->timeout_ms) > 0)
 		n = read(pfd[0], line, sizeof(line) - 1);
 	close(pfd[0]);
 	if (n <= 0) {
-		snprintf(err, len, "%s did not report a listening port", path);
+		snprintf(err, len, "%s did not start (see its error above)",
+			 path);
 		local_server_stop(ls);
 		return -1;
 	}

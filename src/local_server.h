@@ -7,6 +7,7 @@
 #define CHATBENCH_LOCAL_SERVER_H
 
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -15,9 +16,17 @@ struct local_server {
 	uint16_t port;
 };
 
+struct local_server_args {
+	const char *model;	/* NULL: chat_s's default */
+	const char *cpus;	/* NULL: all */
+	bool pin;
+	int timeout_ms;
+};
+
 /* Starts chat_s bound to addr's IP; fills ls.  -1 with err on failure. */
 int local_server_start(struct local_server *ls, const struct sockaddr_in *addr,
-		       int timeout_ms, char *err, size_t len);
+		       const struct local_server_args *a, char *err,
+		       size_t len);
 void local_server_stop(struct local_server *ls);
 
 #endif

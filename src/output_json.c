@@ -255,9 +255,7 @@ static int finish_series(struct json_out *j)
 }
 
 int json_out_summary(struct json_out *j, const struct client_opts *o,
-		     const struct stats *s, size_t attempted,
-		     const char *trace_state, bool interrupted,
-		     const char *sweep_param, long sweep_value)
+		     const struct stats *s, const struct summary_meta *m)
 {
 	char host[256] = "";
 	struct utsname u;
@@ -269,7 +267,7 @@ int json_out_summary(struct json_out *j, const struct client_opts *o,
 	sum = json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:i, s:i, s:i, s:i, s:s, s:s, s:s, s:i, s:o, s:s, s:b}",
 			"schema_version", CHATBENCH_SCHEMA_VERSION,
 			"runs", (int)s->n,
-			"runs_attempted", (int)attempted,
+			"runs_attempted", (int)m->attempted,
 			"avg", s->avg,
 			"min", s->min,
 			"max", s->max,
@@ -285,14 +283,19 @@ int json_out_summary(struct json_out *j, const struct client_opts *o,
 			"version", CHATBENCH_VERSION,
 			"cpus", (int)sysconf(_SC_NPROCESSORS_ONLN),
 			"command_line", command_line(o),
-			"tracing", trace_state,
-			"interrupted", interrupted);
+			"tracing", m->trace_state,
+			"interrupted", m->interrupted);
 
 	if (!sum)
 		return -1;
-	if (sweep_param)
+	if (m->sweep_param)
 		json_object_set_new(sum, "sweep",
-				    sweep_json(sweep_param, sweep_value));
+				    sweep_json(m->sweep_param, m->sweep_value));
+	json_object_set_new(sum, "placement", json_pack(
+		"{s:{s:s, s:b}, s:{s:s, s:s, s:b}}",
+		"client", "cpus", m->client_cpus, "pin", m->client_pin,
+		"server", "model", m->server->model, "cpus", m->server->cpus,
+		"pin", m->server->pin));
 	json_array_append_new(j->pending, json_pack("{s:o}", "summary", sum));
 	return finish_series(j);
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "client.h"
+#include "server_info.h"
 #include "stats.h"
 
 #define CHATBENCH_SCHEMA_VERSION 1
@@ -23,10 +24,21 @@ int json_out_run(struct json_out *j, const struct run_result *r);
 /* Adds key to the idx-th run of the current series (e.g. its verdict). */
 int json_out_set(struct json_out *j, size_t idx, const char *key,
 		 json_t *value);
+/* What a series' summary line says besides its statistics. */
+struct summary_meta {
+	size_t attempted;
+	const char *trace_state;
+	bool interrupted;
+	const char *sweep_param;	/* NULL without a sweep */
+	long sweep_value;
+	const char *client_cpus;
+	bool client_pin;
+	const struct server_info *server;
+};
+
+/* Ends the series: its summary line, and the series' lines made final. */
 int json_out_summary(struct json_out *j, const struct client_opts *o,
-		     const struct stats *s, size_t attempted,
-		     const char *trace_state, bool interrupted,
-		     const char *sweep_param, long sweep_value);
+		     const struct stats *s, const struct summary_meta *m);
 /* 0, or -1 if anything written was lost (close/flush failure). */
 int json_out_close(struct json_out *j);
 

@@ -80,6 +80,7 @@ out:
 int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 		     struct series *s, const struct study_io *io)
 {
+	struct summary_meta meta;
 	long i;
 
 	s->rooms = o->rooms;
@@ -116,10 +117,15 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 	if (o->runs > 1)
 		out_text_summary(io->text, o, &s->st, s->attempted);
 	diagnose_series(o, s, io);
-	if (io->json &&
-	    json_out_summary(io->json, o, &s->st, s->attempted,
-			     io->trace_state, *io->got_signal != 0,
-			     s->sweep_param, s->sweep_value))
+	meta.attempted = s->attempted;
+	meta.trace_state = io->trace_state;
+	meta.interrupted = *io->got_signal != 0;
+	meta.sweep_param = s->sweep_param;
+	meta.sweep_value = s->sweep_value;
+	meta.client_cpus = io->client_cpus;
+	meta.client_pin = o->pin;
+	meta.server = &io->server;
+	if (io->json && json_out_summary(io->json, o, &s->st, &meta))
 		fprintf(stderr, "chat_c: writing JSON to %s failed\n",
 			io->json_path);
 	return s->st.n == (size_t)o->runs ? 0 : -1;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "client.h"
+#include "server_info.h"
 #include "stats.h"
 
 struct baseline;
@@ -31,6 +32,8 @@ struct study_io {
 	const char *trace_state;
 	const volatile int *got_signal;
 	const struct baseline *baseline; /* NULL: runs judged by their median */
+	struct server_info server;
+	char client_cpus[64];
 };
 
 /* Runs the series for the point set in o; 0 when every run completed. */

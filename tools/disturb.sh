@@ -5,7 +5,8 @@
 # name the cause.  It watches the series' --json file: when RUN-1 runs
 # are in it, the disturbance starts; when RUN are, it stops.
 #
-#   tools/disturb.sh FILE RUN hog [NAME]   a CPU hog on every CPU, named NAME
+#   tools/disturb.sh FILE RUN hog [NAME]   a CPU hog on every CPU, named NAME,
+#                                          at nice HOG_NICE (-15)
 #   tools/disturb.sh FILE RUN sockbuf      tiny TCP buffers for new sockets
 #   tools/disturb.sh FILE RUN pin PID...   confine the processes to CPU 0
 #
@@ -42,7 +43,8 @@ trap restore EXIT
 wait_runs $((target - 1))
 case $what in
 hog)
-	"$OUT/chatbench-hog" --name "${1:-chb_hog}" --seconds 600 &
+	"$OUT/chatbench-hog" --name "${1:-chb_hog}" --seconds 600 \
+		--nice "${HOG_NICE:--15}" &
 	hog=$!
 	;;
 sockbuf)

@@ -51,3 +51,51 @@ teardown() {
 	run "$CHAT_C" --sweep users=1 127.0.0.1
 	[ "$status" -eq 2 ]
 }
+
+# Cpus_allowed_list of every thread of $1 named $2, one per line.
+allowed_of() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		[ "$(cat "$t/comm" 2>/dev/null)" = "$2" ] || continue
+		awk '/^Cpus_allowed_list/ { print $2 }' "$t/status"
+	done
+}
+
+@test "--cpus confines and --pin spreads the client's threads" {
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	"$CHAT_C" -q --no-trace --cpus 1 127.0.0.1 2 100000 "$SRV_PORT" >/dev/null &
+	cpid=$!
+	sleep 0.5
+	kill -STOP $cpid
+	a=$(allowed_of $cpid cli_snd; allowed_of $cpid cli_rcv)
+	kill -KILL $cpid
+	wait $cpid || true
+	[ "$(echo "$a" | wc -l)" -eq 80 ]
+	[ "$(echo "$a" | sort -u)" = "1" ]
+
+	"$CHAT_C" -q --no-trace --cpus 0-1 --pin 127.0.0.1 2 100000 "$SRV_PORT" >/dev/null &
+	cpid=$!
+	sleep 0.5
+	kill -STOP $cpid
+	a=$(allowed_of $cpid cli_snd; allowed_of $cpid cli_rcv)
+	kill -KILL $cpid
+	wait $cpid || true
+	[ "$(echo "$a" | wc -l)" -eq 80 ]
+	[ "$(echo "$a" | sort -u | tr '\n' ' ')" = "0 1 " ]
+}
+
+@test "the report says which model and placement the server has" {
+	f="$BATS_TEST_TMPDIR/m.json"
+	run "$CHAT_C" --local --no-trace --model epoll --server-cpus 0 \
+		--cpus 0 -j "$f" 2 10
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -q "^Placement          : client cpus 0; server model epoll, cpus 0"
+	echo "$output" | grep -qx "Messages received  : 7600"
+	tail -n 1 "$f" | jq -e '.summary.placement.server.model == "epoll" and
+		.summary.placement.client.cpus == "0"'
+	# The hand-started server of this suite runs the default model.
+	run "$CHAT_C" --no-trace 127.0.0.1 1 1 "$SRV_PORT"
+	echo "$output" | grep -q "server model threads"
+	run "$CHAT_C" --no-trace --model epoll 127.0.0.1 1 1 "$SRV_PORT"
+	[ "$status" -eq 2 ]
+}
