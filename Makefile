@@ -67,7 +67,8 @@ COMMON := proto netio stats reslimit numarg cpuacct
 SERVER := $(COMMON) server srv_threads srv_evloop cpuset chat_s_opts
 CLIENT := $(COMMON) client client_opts local_server server_info cpuset \
 	output_text \
-	output_json summary study kfigures diagnose diag_out trace discover \
+	output_json summary study progress kfigures diagnose diag_out trace \
+	discover \
 	kstats kstats_text kstats_json kstats_load results baseline
 
 obj = $(patsubst %,$(OUT)/%.o,$(1))

@@ -15,6 +15,7 @@
 #include "kstats.h"
 #include "output_json.h"
 #include "output_text.h"
+#include "progress.h"
 #include "study.h"
 #include "summary.h"
 
@@ -81,6 +82,7 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 		     struct series *s, const struct study_io *io)
 {
 	struct summary_meta meta;
+	struct progress *prog;
 	long i;
 
 	s->rooms = o->rooms;
@@ -95,7 +97,12 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 		if (o->runs > 1 && !o->quiet)
 			fprintf(io->text, "Run %ld of %ld\n", i + 1, o->runs);
 		fflush(io->text);
+		prog = progress_start(ctx, i + 1, o->runs,
+				      (uint64_t)o->rooms * (uint64_t)o->users *
+					      (uint64_t)o->messages *
+					      (uint64_t)o->users);
 		client_run(ctx, (int)i + 1, r);
+		progress_stop(prog);
 		r->sweep_param = s->sweep_param;
 		r->sweep_value = s->sweep_value;
 		s->attempted++;

@@ -130,3 +130,14 @@ teardown() {
 	echo "$output" | grep -qx "Messages received  : 600"
 	assert_normal_run
 }
+
+@test "progress line on a terminal only; piped output stays the original's" {
+	command -v script >/dev/null || skip "script(1) not installed"
+	script -q -c "$CHAT_C -q --no-trace 127.0.0.1 10 600 $SRV_PORT" /dev/null \
+		>"$BATS_TEST_TMPDIR/tty"
+	grep -aq "run 1 of 1: [0-9]* of 2400000 messages" "$BATS_TEST_TMPDIR/tty"
+	"$CHAT_C" -q --no-trace 127.0.0.1 10 600 "$SRV_PORT" \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
+	! grep -aq "messages (" "$BATS_TEST_TMPDIR/err"
+	! grep -aq $'\r' "$BATS_TEST_TMPDIR/out"
+}
