@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the diagnosis on synthetic kernel figures: each provoked
+ * cause is detected and named first, clean runs are not slow, and a slow
+ * run without evidence is said to have no kernel-side cause.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "diagnose.h"
+#include "kstats.h"
+
+#define NCPUS 2
+#define WALL_NS 1000000000ull
+
+/*
+ * A run of 1 s on 2 CPUs: 10 % idle, 20 % softirq, the rest the
+ * benchmark's own work; some wakeups and switches per role.
+ */
+static struct kstats *base_kstats(void)
+{
+	struct kstats *k = calloc(1, sizeof(*k));
+	int r, c;
+
+	k->ncpus = NCPUS;
+	k->wall_ns = WALL_NS;
+	k->cpu = calloc(NCPUS, sizeof(*k->cpu));
+	for (c = 0; c < NCPUS; c++) {
+		k->cpu[c].idle_ns = WALL_NS / 10;
+		k->cpu[c].softirq_ns[3] = WALL_NS / 5;
+	}
+	for (r = 0; r < CB_ROLE_OTHER; r++) {
+		k->role[r].wakeups = 100000;
+		k->role[r].cross_cpu_wakeups = 30000;
+		k->role[r].invol_switches = 2000;
+		k->role[r].migrations = 100;
+		/* run-queue latency around 20 us */
+		k->role[r].rq_lat.buckets[cb_hist_bucket(20000)] = 1000;
+		ks_hist_finish(&k->role[r].rq_lat);
+	}
+	k->sock[CB_SIDE_CLIENT].sends = 10000;
+	k->sock[CB_SIDE_CLIENT].sndbuf_full = 10;
+	k->sock[CB_SIDE_CLIENT].rcvbuf_max = 1 << 20;
+	return k;
+}
+
+struct fixture {
+	struct kstats *k[6];
+	struct diag_run runs[6];
+	struct diag_ref ref;
+	struct diag_verdict v;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	const double tp[6] = { 500000, 510000, 490000, 505000, 495000, 500000 };
+	int i;
+
+	for (i = 0; i < 6; i++) {
+		f->k[i] = base_kstats();
+		f->runs[i].throughput = tp[i];
+		f->runs[i].k = f->k[i];
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	int i;
+
+	for (i = 0; i < 6; i++)
+		kstats_free(f->k[i]);
+	free(f);
+	return 0;
+}
+
+/* Run 5 becomes slow; the reference is made from all six. */
+static void judge_last(struct fixture *f, double tp)
+{
+	f->runs[5].throughput = tp;
+	diag_reference(f->runs, 6, 10, &f->ref);
+	diag_explain(&f->runs[5], &f->ref, &f->v);
+}
+
+static void test_clean_runs_are_not_slow(void **state)
+{
+	struct fixture *f = *state;
+	int i;
+
+	diag_reference(f->runs, 6, 10, &f->ref);
+	assert_true(f->ref.have_kernel);
+	for (i = 0; i < 6; i++) {
+		diag_explain(&f->runs[i], &f->ref, &f->v);
+		assert_false(f->v.slow);
+	}
+}
+
+static void test_outsider_named(void **state)
+{
+	struct fixture *f = *state;
+	struct ks_stealer *s = &f->k[5]->stealer[0];
+	int c;
+
+	/* A hog took 40 % of both CPUs while benchmark threads waited. */
+	snprintf(s->comm, sizeof(s->comm), "chb_hog_test");
+	s->pid = 4242;
+	s->ns = 8 * WALL_NS / 10;
+	s->cpu_mask = 3;
+	f->k[5]->nr_stealers = 1;
+	for (c = 0; c < NCPUS; c++)
+		f->k[5]->cpu[c].idle_ns = 0;
+	judge_last(f, 300000);
+	assert_true(f->v.slow);
+	assert_false(f->v.nothing_stands_out);
+	assert_int_equal(f->v.causes[0].kind, CAUSE_OUTSIDER_CPU);
+	assert_string_equal(f->v.causes[0].task, "chb_hog_test");
+	assert_int_equal(f->v.causes[0].pid, 4242);
+	assert_non_null(strstr(f->v.causes[0].text, "chb_hog_test (pid 4242)"));
+	assert_true(f->v.causes[0].share > 0.5);
+}
+
+static void test_socket_backpressure_named(void **state)
+{
+	struct fixture *f = *state;
+
+	f->k[5]->sock[CB_SIDE_CLIENT].sndbuf_full = 4000;
+	f->k[5]->cpu[0].idle_ns = WALL_NS / 2;
+	judge_last(f, 250000);
+	assert_true(f->v.slow);
+	assert_int_equal(f->v.causes[0].kind, CAUSE_SOCKET_BACKPRESSURE);
+}
+
+static void test_sched_contention_named(void **state)
+{
+	struct fixture *f = *state;
+	int r;
+
+	/* Everyone on CPU 0: CPU 1 idles, waits and preemptions soar. */
+	f->k[5]->cpu[1].idle_ns = WALL_NS * 95 / 100;
+	for (r = 0; r < CB_ROLE_OTHER; r++) {
+		struct ks_hist *h = &f->k[5]->role[r].rq_lat;
+
+		f->k[5]->role[r].invol_switches = 20000;
+		memset(h->buckets, 0, sizeof(h->buckets));
+		h->buckets[cb_hist_bucket(2000000)] = 1000;
+		ks_hist_finish(h);
+	}
+	judge_last(f, 260000);
+	assert_true(f->v.slow);
+	assert_int_equal(f->v.causes[0].kind, CAUSE_SCHED_CONTENTION);
+	assert_non_null(strstr(f->v.causes[0].text, "idle"));
+}
+
+static void test_no_evidence_no_cause(void **state)
+{
+	struct fixture *f = *state;
+
+	int r;
+
+	/*
+	 * Slow, but every share of CPU time as usual and the same switches
+	 * per message: the machine was just slower.
+	 */
+	for (r = 0; r < CB_ROLE_OTHER; r++) {
+		f->k[5]->role[r].invol_switches = 1200;
+		f->k[5]->role[r].wakeups = 60000;
+	}
+	judge_last(f, 300000);
+	assert_true(f->v.slow);
+	assert_true(f->v.nothing_stands_out);
+	assert_int_equal(f->v.ncauses, 0);
+}
+
+static void test_untraced_slow_run(void **state)
+{
+	struct fixture *f = *state;
+
+	f->runs[5].k = NULL;
+	judge_last(f, 300000);
+	assert_true(f->v.slow);
+	assert_int_equal(f->v.ncauses, 0);
+}
+
+static void test_margin_is_robust(void **state)
+{
+	struct fixture *f = *state;
+
+	/* 8 % below the median: within the default 10 %. */
+	judge_last(f, 460000);
+	assert_false(f->v.slow);
+	assert_true(f->ref.margin >= 0.1 * f->ref.tp_median - 1);
+}
+
+static void test_dips_found_in_intervals(void **state)
+{
+	struct kstats *k = base_kstats();
+	struct diag_dip d[DIAG_MAX_DIPS];
+	size_t i;
+	int n;
+
+	(void)state;
+	k->nr_intervals = 20;
+	k->interval = calloc(20, sizeof(*k->interval));
+	for (i = 0; i < 20; i++) {
+		k->interval[i].start_ns = i * 100000000ull;
+		k->interval[i].duration_ns = 100000000ull;
+		k->interval[i].throughput = 500000 + (i % 3) * 1000;
+	}
+	k->interval[8].throughput = 100000;
+	k->interval[9].throughput = 120000;
+	snprintf(k->interval[8].top.comm, 16, "hog");
+	k->interval[8].top.pid = 7;
+	k->interval[8].top.ns = 90000000;
+	n = diag_find_dips(k, 10, d, DIAG_MAX_DIPS);
+	assert_int_equal(n, 1);
+	assert_true(d[0].from_s > 0.79 && d[0].from_s < 0.81);
+	assert_true(d[0].to_s > 0.99 && d[0].to_s < 1.01);
+	assert_non_null(strstr(d[0].why, "hog (pid 7)"));
+	kstats_free(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_clean_runs_are_not_slow,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_outsider_named, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_socket_backpressure_named,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_contention_named,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_evidence_no_cause,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_untraced_slow_run, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_margin_is_robust, setup,
+						teardown),
+		cmocka_unit_test(test_dips_found_in_intervals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
