@@ -29,7 +29,7 @@ static json_t *hist_buckets_json(const uint64_t *b64, const uint32_t *b32)
 	return arr;
 }
 
-static json_t *hist_json(const struct ks_hist *h, const char *unit)
+json_t *ks_hist_json(const struct ks_hist *h, const char *unit)
 {
 	char k50[16], k90[16], k99[16], kmax[16];
 
@@ -88,7 +88,7 @@ static json_t *roles_json(const struct kstats *k)
 			"offcpu_vol_ns", (json_int_t)o->offcpu_vol_ns,
 			"offcpu_invol_ns", (json_int_t)o->offcpu_invol_ns,
 			"stolen_ns", (json_int_t)o->stolen_ns,
-			"rq_latency", hist_json(&o->rq_lat, "ns")));
+			"rq_latency", ks_hist_json(&o->rq_lat, "ns")));
 	}
 	return obj;
 }
@@ -123,7 +123,7 @@ static json_t *sock_side_json(const struct ks_sock_side *s)
 {
 	return json_pack("{s:I,s:o,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}",
 			 "data_ready_sampled", (json_int_t)s->data_ready,
-			 "rq_bytes", hist_json(&s->rq_bytes, "bytes"),
+			 "rq_bytes", ks_hist_json(&s->rq_bytes, "bytes"),
 			 "rcvbuf_max", (json_int_t)s->rcvbuf_max,
 			 "sends_sampled", (json_int_t)s->sends,
 			 "wmem_queued_avg", (json_int_t)s->wmem_avg,

@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one header shared by the BPF programs and user space: the layouts of
+ * every map value both sides read (fixed-width types, explicit padding, no
+ * pointers), the thread roles, and the log-linear histogram buckets.  The
+ * bucket functions are plain inline C so that the kernel side that fills a
+ * histogram and the user side that turns it into percentiles cannot
+ * disagree about what a bucket means.
+ */
+#ifndef CHATBENCH_BPF_H
+#define CHATBENCH_BPF_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
+/*
+ * Roles of traced threads.  The first five are the benchmark's own threads
+ * (the subjects); ksoftirqd is traced too because a starved ksoftirqd is a
+ * classic cause of throughput dips with loopback TCP.
+ */
+enum cb_role {
+	CB_ROLE_CLI_SND,
+	CB_ROLE_CLI_RCV,
+	CB_ROLE_SRV_RCV,
+	CB_ROLE_SRV_SND,
+	CB_ROLE_OTHER,		/* main threads, tracer sampler, ... */
+	CB_ROLE_KSOFTIRQD,
+	CB_NR_ROLES,
+};
+
+#define CB_NR_SUBJECT_ROLES	CB_ROLE_KSOFTIRQD
+
+/*
+ * Thread names as little-endian 8-byte words: the role test is one load
+ * of task->comm and one compare.  Only the first 7 bytes are compared so a
+ * name like "cli_snd7" still counts.
+ */
+#define CB_COMM7_MASK	0x00ffffffffffffffULL
+#define CB_WORD8(a, b, c, d, e, f, g, h)				\
+	((__u64)(a) | (__u64)(b) << 8 | (__u64)(c) << 16 |		\
+	 (__u64)(d) << 24 | (__u64)(e) << 32 | (__u64)(f) << 40 |	\
+	 (__u64)(g) << 48 | (__u64)(h) << 56)
+#define CB_COMM_CLI_SND	CB_WORD8('c', 'l', 'i', '_', 's', 'n', 'd', 0)
+#define CB_COMM_CLI_RCV	CB_WORD8('c', 'l', 'i', '_', 'r', 'c', 'v', 0)
+#define CB_COMM_SRV_RCV	CB_WORD8('s', 'r', 'v', '_', 'r', 'c', 'v', 0)
+#define CB_COMM_SRV_SND	CB_WORD8('s', 'r', 'v', '_', 's', 'n', 'd', 0)
+#define CB_COMM_KSOFTIRQ CB_WORD8('k', 's', 'o', 'f', 't', 'i', 'r', 'q')
+
+static __always_inline int cb_role_of_comm(__u64 word)
+{
+	word &= CB_COMM7_MASK;
+	if (word == CB_COMM_CLI_SND)
+		return CB_ROLE_CLI_SND;
+	if (word == CB_COMM_CLI_RCV)
+		return CB_ROLE_CLI_RCV;
+	if (word == CB_COMM_SRV_RCV)
+		return CB_ROLE_SRV_RCV;
+	if (word == CB_COMM_SRV_SND)
+		return CB_ROLE_SRV_SND;
+	return CB_ROLE_OTHER;
+}
+
+/*
+ * Log-linear histogram: values below 16 have a bucket each; above, every
+ * power of two is split into 16 equal sub-buckets, so a bucket is at most
+ * 1/16 of its lower bound wide and a percentile read from it is within a
+ * few percent.  512 buckets reach 2^35 (34 s in ns, 32 GiB in bytes);
+ * larger values land in the last bucket.
+ */
+#define CB_HIST_SUB_BITS	4
+#define CB_HIST_SUB		(1U << CB_HIST_SUB_BITS)
+#define CB_HIST_BUCKETS		512
+
+/* Index of the highest set bit; BPF has no clz, so a branch-free search. */
+static __always_inline __u32 cb_log2(__u64 v)
+{
+	__u32 r, s;
+
+	r = (v > 0xffffffffULL) << 5;
+	v >>= r;
+	s = (v > 0xffff) << 4;
+	v >>= s;
+	r |= s;
+	s = (v > 0xff) << 3;
+	v >>= s;
+	r |= s;
+	s = (v > 0xf) << 2;
+	v >>= s;
+	r |= s;
+	s = (v > 0x3) << 1;
+	v >>= s;
+	r |= s;
+	r |= (__u32)(v >> 1);
+	return r;
+}
+
+static __always_inline __u32 cb_hist_bucket(__u64 v)
+{
+	__u32 msb, idx;
+
+	if (v < CB_HIST_SUB)
+		return (__u32)v;
+	msb = cb_log2(v);
+	idx = (msb - CB_HIST_SUB_BITS + 1) * CB_HIST_SUB +
+	      (__u32)((v >> (msb - CB_HIST_SUB_BITS)) & (CB_HIST_SUB - 1));
+	return idx < CB_HIST_BUCKETS ? idx : CB_HIST_BUCKETS - 1;
+}
+
+/* Smallest value that falls into bucket idx. */
+static __always_inline __u64 cb_hist_lo(__u32 idx)
+{
+	__u32 group = idx / CB_HIST_SUB, sub = idx % CB_HIST_SUB;
+
+	if (!group)
+		return idx;
+	return (__u64)(CB_HIST_SUB + sub) << (group - 1);
+}
+
+/* One past the largest value of bucket idx (the last bucket is open). */
+static __always_inline __u64 cb_hist_hi(__u32 idx)
+{
+	if (idx >= CB_HIST_BUCKETS - 1)
+		return ~0ULL;
+	return cb_hist_lo(idx + 1);
+}
+
+/* Per-role scheduler figures, summed over CPUs by user space. */
+struct cb_role_stats {
+	__u64 wakeups;
+	__u64 cross_cpu_wakeups;	/* waker CPU != CPU it was queued on */
+	__u64 vol_switches;
+	__u64 invol_switches;
+	__u64 migrations;
+	__u64 oncpu_ns;
+	__u64 runnable_ns;		/* on a run queue, not running */
+	__u64 blocked_ns;		/* asleep until woken */
+	__u64 offcpu_vol_ns;		/* switch-out to switch-in, by kind */
+	__u64 offcpu_invol_ns;
+	__u64 rq_lat_max_ns;		/* user space zeroes it at run begin */
+	__u64 stolen_ns;		/* ran while a subject waited here */
+};
+
+/*
+ * All scheduler counters of one CPU: one element of an mmapable array
+ * indexed by CPU id, written only by programs running on that CPU, so user
+ * space can snapshot with a memcpy and no syscall.  Histogram counts are
+ * 32 bits; user space takes wrap-safe deltas.
+ */
+struct cb_sched_cpu {
+	struct cb_role_stats role[CB_NR_ROLES];
+	__u64 idle_ns;
+	__u64 stolen_idle_ns;		/* subject waited while idle ran */
+	__u64 stolen_outsider_ns;	/* ... while a non-benchmark task ran */
+	__u64 softirq_ns[10];		/* NR_SOFTIRQS, by vector */
+	__u64 softirq_cnt[10];
+	__u64 stealer_map_full;		/* outsider not recorded: map full */
+	__u64 slot_evictions;		/* two live tids shared a task slot */
+	__u64 queue_mismatch;		/* dequeued from a CPU not counted */
+	__u64 waiters_migrated;		/* waiter moved: stops counting */
+	__u64 __pad1[5];
+	__u32 rq_lat_hist[CB_NR_ROLES][CB_HIST_BUCKETS];
+};
+
+enum cb_sock_side {
+	CB_SIDE_CLIENT,		/* remote port == server port */
+	CB_SIDE_SERVER,		/* local port == server port */
+	CB_NR_SIDES,
+};
+
+struct cb_sock_side_stats {
+	__u64 data_ready;	/* sampled sk_data_ready events */
+	__u64 rq_bytes_max;	/* user space zeroes the maxima at begin */
+	__u64 rcvbuf_max;
+	__u64 sends;		/* sampled tcp_sendmsg_locked events */
+	__u64 wmem_sum;
+	__u64 wmem_max;
+	__u64 sndbuf_max;
+	__u64 sndbuf_full;	/* sk_wmem_queued >= sk_sndbuf at send */
+	__u64 exceed_buf_limit;	/* not sampled: rare and important */
+	__u64 rcvqueue_full;
+	__u64 __pad[6];
+};
+
+/* Socket counters of one CPU, same access pattern as cb_sched_cpu. */
+struct cb_sock_cpu {
+	__u64 ready_seen;	/* all matching events, drive sampling */
+	__u64 send_seen;
+	__u64 __pad[6];
+	struct cb_sock_side_stats side[CB_NR_SIDES];
+	__u32 rq_hist[CB_NR_SIDES][CB_HIST_BUCKETS];
+};
+
+/*
+ * Run-queue bookkeeping of one CPU (BPF .bss, read-only for user space).
+ * Every writer holds that CPU's rq lock (sched_switch runs on it,
+ * sched_wakeup holds the target's lock, sched_migrate_task the source's),
+ * so plain arithmetic is safe without fetch atomics, which the default
+ * BPF CPU version (v1) lacks.
+ */
+struct cb_cpu_state {
+	__u64 curr_start;	/* when the running task switched in */
+	__u64 waiting_since;	/* when nr_waiting went from 0 to 1 */
+	__u64 steal_pending;	/* overlap closed outside a switch */
+	__u64 softirq_start;
+	__u32 curr_pid;
+	__s32 nr_waiting;	/* subject threads runnable, not running */
+	__u64 __pad[3];
+};
+
+/*
+ * Per-thread state in a direct-mapped array indexed by tid: an inlined
+ * array lookup instead of a hash, and no clean-up when threads exit (the
+ * TASK_DEAD switch clears the slot).  CPU numbers are stored plus one so
+ * that a zeroed slot means "none".
+ */
+#define CB_TASK_SLOTS	65536
+struct cb_task_slot {
+	__u64 ts_enq;		/* became runnable: woken or preempted */
+	__u64 ts_on;		/* switched in */
+	__u64 ts_off;		/* switched out */
+	__u32 tid;
+	__u32 waker_cpu;	/* cpu + 1 at sched_waking */
+	__u32 queued_cpu;	/* cpu + 1 whose nr_waiting counts us */
+	__u8 role;
+	__u8 invol;		/* last switch-out was involuntary */
+	__u8 blocked;		/* asleep since ts_off, not yet woken */
+	__u8 __pad;
+};
+
+/* Outsiders that held a CPU while a subject waited: hash keyed by pid. */
+#define CB_MAX_STEALERS	1024
+struct cb_stealer {
+	char comm[16];
+	__u64 ns;
+	__u64 cpu_mask;		/* bit 63 also stands for CPUs >= 63 */
+	__u64 slices;
+};
+
+#define CB_MAX_CPUS	1024
+
+#endif

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CO-RE accessors for kernel fields that were renamed or moved, so that the
+ * same BPF object runs on kernels older than the vmlinux.h it was built
+ * against.  Each accessor takes "btf": true in tp_btf programs, whose task
+ * pointers the verifier lets us dereference directly (no helper call on the
+ * hot path), false in raw_tp programs, which must use bpf_probe_read.
+ * The flag is always a literal, so clang drops the unused half.
+ */
+#ifndef CHATBENCH_CORE_FIXES_H
+#define CHATBENCH_CORE_FIXES_H
+
+#include <bpf/bpf_core_read.h>
+
+/* One field read, direct in tp_btf, probe-read in raw_tp. */
+#define CB_RD(btf, p, field) ((btf) ? (p)->field : BPF_CORE_READ(p, field))
+
+/*
+ * Kernel 5.14 renamed task_struct::state to __state (and made it unsigned
+ * int), commit 2f064a59a11f ("sched: Change task_struct::state").
+ */
+struct task_struct___pre514 {
+	long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 cb_task_state(struct task_struct *p,
+					   const bool btf)
+{
+	struct task_struct___pre514 *o = (void *)p;
+
+	if (bpf_core_field_exists(p->__state))
+		return CB_RD(btf, p, __state);
+	return (__u32)CB_RD(btf, o, state);
+}
+
+/*
+ * Kernel 5.16 moved the CPU number from task_struct::cpu back into
+ * thread_info when THREAD_INFO_IN_TASK, commit bcf9033e5449 ("sched: move
+ * CPU field back into thread_info if THREAD_INFO_IN_TASK").
+ */
+struct task_struct___pre516 {
+	unsigned int cpu;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 cb_task_cpu(struct task_struct *p,
+					 const bool btf)
+{
+	struct task_struct___pre516 *o = (void *)p;
+
+	if (bpf_core_field_exists(p->thread_info.cpu))
+		return CB_RD(btf, p, thread_info.cpu);
+	return CB_RD(btf, o, cpu);
+}
+
+/* First 8 bytes of comm: one load instead of a string compare. */
+static __always_inline __u64 cb_comm8(struct task_struct *p, const bool btf)
+{
+	__u64 w = 0;
+
+	if (btf)
+		return *(__u64 *)p->comm;
+	bpf_core_read(&w, sizeof(w), &p->comm);
+	return w;
+}
+
+/*
+ * Count v in a log-linear histogram.  The asm hides the bucket's range
+ * from clang, which would otherwise drop the mask as redundant after the
+ * clamp in cb_hist_bucket() and leave the verifier an unbounded index.
+ */
+static __always_inline void cb_hist_add(__u32 *hist, __u64 v)
+{
+	__u32 b = cb_hist_bucket(v);
+
+	asm volatile("" : "+r"(b));
+	hist[b & (CB_HIST_BUCKETS - 1)]++;
+}
+
+#endif

@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Scheduler side of the tracer: what the kernel did to the benchmark's
+ * threads.  Wakeups (and whether they crossed CPUs), run-queue latency,
+ * voluntary and involuntary switches, where each thread's time went
+ * (on CPU, runnable, blocked), migrations, who held a CPU while a
+ * benchmark thread waited for it, per-CPU idle and softirq time.
+ * Everything is aggregated here into per-CPU counters; user space only
+ * snapshots them.  Every handler exists twice, as tp_btf (cheap direct
+ * loads) and raw_tp (probe reads, for kernels where tp_btf cannot load),
+ * sharing one __always_inline body; user space autoloads one set.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "chatbench.h"
+#include "core_fixes.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define TASK_RUNNING	0
+#define TASK_DEAD	0x80
+
+/*
+ * The processes traced.  In .bss so that user space can set them through
+ * the mmapped skeleton at any time, e.g. once the server has been found.
+ */
+volatile __u32 client_tgid;
+volatile __u32 server_tgid;
+
+struct cb_cpu_state cpu_state[CB_MAX_CPUS];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct cb_sched_cpu);
+	__uint(max_entries, 1);		/* possible CPUs, set before load */
+} sched_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct cb_task_slot);
+	__uint(max_entries, CB_TASK_SLOTS);
+} task_slots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, struct cb_stealer);
+	__uint(max_entries, CB_MAX_STEALERS);
+} stealers SEC(".maps");
+
+/*
+ * Role of a task, or -1 when it is not traced.  The tgid test comes first
+ * because it rejects almost everything with one load; the tgid != 0 test
+ * keeps idle (pid 0) out even when a tgid global is still unset.
+ */
+static __always_inline int classify(struct task_struct *p, const bool btf)
+{
+	__u32 tgid = CB_RD(btf, p, tgid);
+	__u64 comm = cb_comm8(p, btf);
+
+	if (tgid && (tgid == client_tgid || tgid == server_tgid))
+		return cb_role_of_comm(comm);
+	if (comm == CB_COMM_KSOFTIRQ)
+		return CB_ROLE_KSOFTIRQD;
+	return -1;
+}
+
+static __always_inline struct cb_sched_cpu *stats_of(__u32 cpu)
+{
+	return bpf_map_lookup_elem(&sched_stats, &cpu);
+}
+
+static __always_inline struct cb_cpu_state *state_of(__u32 cpu)
+{
+	if (cpu >= CB_MAX_CPUS)
+		return NULL;
+	return &cpu_state[cpu];
+}
+
+static __always_inline __u64 max_u64(__u64 a, __u64 b)
+{
+	return a > b ? a : b;
+}
+
+/* A waiting subject stopped counting on cs outside a sched_switch. */
+static __always_inline void waiter_gone(struct cb_cpu_state *cs, __u64 now)
+{
+	__s64 d;
+
+	if (cs->nr_waiting <= 0)
+		return;
+	if (--cs->nr_waiting)
+		return;
+	d = now - max_u64(cs->curr_start, cs->waiting_since);
+	if (d > 0)
+		cs->steal_pending += d;
+}
+
+static __always_inline void waiter_add(struct cb_cpu_state *cs, __u64 now)
+{
+	if (cs->nr_waiting++ <= 0) {
+		cs->nr_waiting = 1;
+		cs->waiting_since = now;
+	}
+}
+
+/*
+ * The slot of tid, reset when it held another thread.  A reset slot that
+ * was counted as waiting on some CPU is a counted miss: the clean-up at
+ * TASK_DEAD makes that happen only when two live tids share a slot.
+ */
+static __always_inline struct cb_task_slot *
+slot_of(__u32 tid, int role, struct cb_sched_cpu *st)
+{
+	__u32 key = tid & (CB_TASK_SLOTS - 1);
+	struct cb_task_slot *s;
+
+	s = bpf_map_lookup_elem(&task_slots, &key);
+	if (!s)
+		return NULL;
+	if (s->tid != tid) {
+		if (s->tid)
+			st->slot_evictions++;
+		__builtin_memset(s, 0, sizeof(*s));
+		s->tid = tid;
+	}
+	s->role = role;
+	return s;
+}
+
+static __always_inline void charge_stealer(struct cb_sched_cpu *st,
+					   struct task_struct *p, __u32 pid,
+					   int role, __u32 cpu, __u64 d,
+					   const bool btf)
+{
+	struct cb_stealer *v, nv = {};
+
+	if (!pid) {
+		st->stolen_idle_ns += d;
+		return;
+	}
+	if (role >= 0 && role < CB_NR_SUBJECT_ROLES) {
+		st->role[role].stolen_ns += d;
+		return;
+	}
+	st->stolen_outsider_ns += d;
+	v = bpf_map_lookup_elem(&stealers, &pid);
+	if (!v) {
+		if (btf) {
+			*(__u64 *)&nv.comm[0] = *(__u64 *)&p->comm[0];
+			*(__u64 *)&nv.comm[8] = *(__u64 *)&p->comm[8];
+		} else {
+			bpf_core_read(&nv.comm, sizeof(nv.comm), &p->comm);
+		}
+		if (bpf_map_update_elem(&stealers, &pid, &nv, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&stealers, &pid)) {
+			st->stealer_map_full++;
+			return;
+		}
+		v = bpf_map_lookup_elem(&stealers, &pid);
+		if (!v)
+			return;
+	}
+	/* A task runs on one CPU at a time: its entry has one writer. */
+	v->ns += d;
+	v->slices++;
+	v->cpu_mask |= 1ULL << (cpu < 63 ? cpu : 63);
+}
+
+static __always_inline void switch_out(struct task_struct *p, __u32 pid,
+				       int role, bool preempt, __u32 cpu,
+				       struct cb_cpu_state *cs,
+				       struct cb_sched_cpu *st, __u64 now,
+				       const bool btf)
+{
+	struct cb_role_stats *rs = &st->role[role];
+	struct cb_task_slot *s;
+	__u32 state = 0;
+	__s64 d;
+
+	s = slot_of(pid, role, st);
+	if (!s)
+		return;
+	/*
+	 * Preempted, or still TASK_RUNNING (yield, or a signal arrived
+	 * before it could block): it stays on the run queue.  The state is
+	 * read here, not taken from the tracepoint's prev_state, because
+	 * __schedule() resets it to running on a pending signal.
+	 */
+	if (!preempt)
+		state = cb_task_state(p, btf);
+	if (s->ts_on) {
+		d = now - s->ts_on;
+		if (d > 0)
+			rs->oncpu_ns += d;
+	}
+	s->ts_on = 0;
+	if (preempt || state == TASK_RUNNING) {
+		rs->invol_switches++;
+		s->invol = 1;
+		s->blocked = 0;
+		if (!s->ts_enq)
+			s->ts_enq = now;
+		if (role < CB_NR_SUBJECT_ROLES && !s->queued_cpu) {
+			s->queued_cpu = cpu + 1;
+			waiter_add(cs, now);
+		}
+	} else {
+		rs->vol_switches++;
+		if (state & TASK_DEAD) {
+			__builtin_memset(s, 0, sizeof(*s));
+			return;
+		}
+		s->invol = 0;
+		s->blocked = 1;
+		s->ts_enq = 0;
+	}
+	s->ts_off = now;
+}
+
+static __always_inline void switch_in(__u32 pid, int role, __u32 cpu,
+				      struct cb_cpu_state *cs,
+				      struct cb_sched_cpu *st, __u64 now)
+{
+	struct cb_role_stats *rs;
+	struct cb_task_slot *s;
+	__s64 d;
+
+	if (role >= CB_NR_ROLES)
+		return;
+	rs = &st->role[role];
+	s = slot_of(pid, role, st);
+	if (!s)
+		return;
+	if (s->ts_enq) {
+		d = now - s->ts_enq;
+		if (d > 0) {
+			rs->runnable_ns += d;
+			if ((__u64)d > rs->rq_lat_max_ns)
+				rs->rq_lat_max_ns = d;
+			cb_hist_add(st->rq_lat_hist[role], d);
+		}
+		s->ts_enq = 0;
+	}
+	if (s->queued_cpu) {
+		/* Only this CPU's count is ours to change: we hold its lock. */
+		if (s->queued_cpu == cpu + 1) {
+			if (cs->nr_waiting > 0)
+				cs->nr_waiting--;
+		} else {
+			st->queue_mismatch++;
+		}
+		s->queued_cpu = 0;
+	}
+	if (s->ts_off) {
+		d = now - s->ts_off;
+		if (d > 0) {
+			if (s->invol)
+				rs->offcpu_invol_ns += d;
+			else
+				rs->offcpu_vol_ns += d;
+		}
+		s->ts_off = 0;
+	}
+	s->blocked = 0;
+	s->ts_on = now;
+}
+
+static __always_inline int on_switch(bool preempt, struct task_struct *prev,
+				     struct task_struct *next, const bool btf)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 prev_pid, next_pid;
+	struct cb_cpu_state *cs;
+	struct cb_sched_cpu *st;
+	int prole, nrole;
+	__u64 now;
+	__s64 d;
+
+	cs = state_of(cpu);
+	st = stats_of(cpu);
+	if (!cs || !st)
+		return 0;
+	now = bpf_ktime_get_ns();
+	prev_pid = CB_RD(btf, prev, pid);
+	next_pid = CB_RD(btf, next, pid);
+	prole = prev_pid ? classify(prev, btf) : -1;
+
+	/*
+	 * Who ran instead: the part of prev's slice during which at least
+	 * one subject waited on this CPU is charged to prev.
+	 */
+	if (cs->nr_waiting > 0 || cs->steal_pending) {
+		d = cs->steal_pending;
+		if (cs->nr_waiting > 0 && cs->curr_start) {
+			__s64 w = now - max_u64(cs->curr_start,
+						cs->waiting_since);
+			if (w > 0)
+				d += w;
+		}
+		cs->steal_pending = 0;
+		if (d > 0)
+			charge_stealer(st, prev, prev_pid, prole, cpu, d, btf);
+	}
+	if (!prev_pid && cs->curr_start) {
+		d = now - cs->curr_start;
+		if (d > 0)
+			st->idle_ns += d;
+	}
+	if (prole >= 0)
+		switch_out(prev, prev_pid, prole, preempt, cpu, cs, st, now,
+			   btf);
+	nrole = next_pid ? classify(next, btf) : -1;
+	if (nrole >= 0)
+		switch_in(next_pid, nrole, cpu, cs, st, now);
+	cs->curr_start = now;
+	cs->curr_pid = next_pid;
+	return 0;
+}
+
+static __always_inline int on_waking(struct task_struct *p, const bool btf)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct cb_task_slot *s;
+	struct cb_sched_cpu *st;
+	int role;
+
+	role = classify(p, btf);
+	if (role < 0)
+		return 0;
+	st = stats_of(cpu);
+	if (!st)
+		return 0;
+	s = slot_of(CB_RD(btf, p, pid), role, st);
+	if (s)
+		s->waker_cpu = cpu + 1;
+	return 0;
+}
+
+/*
+ * sched_wakeup fires with the target CPU's rq lock held, on the waker's
+ * CPU or (TTWU_QUEUE) on the target CPU itself, so the waker's CPU comes
+ * from sched_waking and the target from task_cpu().
+ */
+static __always_inline int on_wakeup(struct task_struct *p, bool new,
+				     const bool btf)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct cb_cpu_state *tcs;
+	struct cb_role_stats *rs;
+	struct cb_task_slot *s;
+	struct cb_sched_cpu *st;
+	__u32 target, waker;
+	int role;
+	__u64 now;
+	__s64 d;
+
+	role = classify(p, btf);
+	if (role < 0)
+		return 0;
+	st = stats_of(cpu);
+	if (!st)
+		return 0;
+	s = slot_of(CB_RD(btf, p, pid), role, st);
+	if (!s)
+		return 0;
+	if (new) {
+		/* wake_up_new_task() has no sched_waking: parent's CPU. */
+		__builtin_memset(s, 0, sizeof(*s));
+		s->tid = CB_RD(btf, p, pid);
+		s->role = role;
+		s->waker_cpu = cpu + 1;
+	}
+	now = bpf_ktime_get_ns();
+	target = cb_task_cpu(p, btf);
+	waker = s->waker_cpu;
+	s->waker_cpu = 0;
+	rs = &st->role[role];
+	rs->wakeups++;
+	if (waker && waker != target + 1)
+		rs->cross_cpu_wakeups++;
+	if (s->blocked && s->ts_off) {
+		d = now - s->ts_off;
+		if (d > 0)
+			rs->blocked_ns += d;
+	}
+	s->blocked = 0;
+	if (!s->ts_enq)
+		s->ts_enq = now;
+	if (role < CB_NR_SUBJECT_ROLES && !s->queued_cpu) {
+		tcs = state_of(target);
+		if (tcs) {
+			s->queued_cpu = target + 1;
+			waiter_add(tcs, now);
+		}
+	}
+	return 0;
+}
+
+/*
+ * A queued waiter moved by the load balancer: the source rq lock is held
+ * but not the destination's, so the waiter leaves the source count and is
+ * not added to the destination (counted in waiters_migrated).
+ */
+static __always_inline int on_migrate(struct task_struct *p, __u32 dest,
+				      const bool btf)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct cb_task_slot *s;
+	struct cb_sched_cpu *st;
+	struct cb_cpu_state *cs;
+	int role;
+
+	role = classify(p, btf);
+	if (role < 0)
+		return 0;
+	st = stats_of(cpu);
+	if (!st)
+		return 0;
+	st->role[role].migrations++;
+	s = slot_of(CB_RD(btf, p, pid), role, st);
+	if (!s || !s->queued_cpu || s->queued_cpu == dest + 1)
+		return 0;
+	cs = state_of(s->queued_cpu - 1);
+	if (cs)
+		waiter_gone(cs, bpf_ktime_get_ns());
+	s->queued_cpu = 0;
+	st->waiters_migrated++;
+	return 0;
+}
+
+static __always_inline int on_softirq(__u32 vec, bool entry)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct cb_cpu_state *cs;
+	struct cb_sched_cpu *st;
+	__u64 now;
+	__s64 d;
+
+	cs = state_of(cpu);
+	if (!cs)
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (entry) {
+		cs->softirq_start = now;
+		return 0;
+	}
+	st = stats_of(cpu);
+	if (!st || !cs->softirq_start || vec >= 10)
+		return 0;
+	d = now - cs->softirq_start;
+	cs->softirq_start = 0;
+	if (d > 0) {
+		st->softirq_ns[vec] += d;
+		st->softirq_cnt[vec]++;
+	}
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(btf_sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	return on_switch(preempt, prev, next, true);
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(btf_sched_waking, struct task_struct *p)
+{
+	return on_waking(p, true);
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(btf_sched_wakeup, struct task_struct *p)
+{
+	return on_wakeup(p, false, true);
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(btf_sched_wakeup_new, struct task_struct *p)
+{
+	return on_wakeup(p, true, true);
+}
+
+SEC("tp_btf/sched_migrate_task")
+int BPF_PROG(btf_sched_migrate_task, struct task_struct *p, int dest_cpu)
+{
+	return on_migrate(p, dest_cpu, true);
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(btf_softirq_entry, unsigned int vec)
+{
+	return on_softirq(vec, true);
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(btf_softirq_exit, unsigned int vec)
+{
+	return on_softirq(vec, false);
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(raw_sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next)
+{
+	return on_switch(preempt, prev, next, false);
+}
+
+SEC("raw_tp/sched_waking")
+int BPF_PROG(raw_sched_waking, struct task_struct *p)
+{
+	return on_waking(p, false);
+}
+
+SEC("raw_tp/sched_wakeup")
+int BPF_PROG(raw_sched_wakeup, struct task_struct *p)
+{
+	return on_wakeup(p, false, false);
+}
+
+SEC("raw_tp/sched_wakeup_new")
+int BPF_PROG(raw_sched_wakeup_new, struct task_struct *p)
+{
+	return on_wakeup(p, true, false);
+}
+
+SEC("raw_tp/sched_migrate_task")
+int BPF_PROG(raw_sched_migrate_task, struct task_struct *p, int dest_cpu)
+{
+	return on_migrate(p, dest_cpu, false);
+}
+
+SEC("raw_tp/softirq_entry")
+int BPF_PROG(raw_softirq_entry, unsigned int vec)
+{
+	return on_softirq(vec, true);
+}
+
+SEC("raw_tp/softirq_exit")
+int BPF_PROG(raw_softirq_exit, unsigned int vec)
+{
+	return on_softirq(vec, false);
+}

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Socket side of the tracer: how full the benchmark's TCP sockets ran.
+ * Receive-queue depth when data arrives (sk_data_ready), the send queue
+ * against the send buffer at each send (tcp_sendmsg_locked), and the rare
+ * memory-pressure events.  Sockets are selected by port: local port ==
+ * server port on the server side, remote port == server port on the
+ * client side.  The two busy tracepoints fire for every 100-byte message,
+ * so they can be sampled one in 2^sample_shift (rodata); the rare ones
+ * are always counted.  Handlers exist as tp_btf and raw_tp, like sched.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+#include "chatbench.h"
+#include "core_fixes.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define CB_TCP_ESTABLISHED	1
+
+const volatile __u32 sample_shift = 0;
+
+/* Host order; .bss so that it may be set or changed after load. */
+volatile __u32 server_port;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct cb_sock_cpu);
+	__uint(max_entries, 1);		/* possible CPUs, set before load */
+} sock_stats SEC(".maps");
+
+/* Which side of the benchmark sk belongs to, or -1. */
+static __always_inline int side_of(const struct sock *sk, const bool btf)
+{
+	__u16 port = server_port;
+
+	if (!port)
+		return -1;
+	if (CB_RD(btf, sk, __sk_common.skc_num) == port)
+		return CB_SIDE_SERVER;
+	if (CB_RD(btf, sk, __sk_common.skc_dport) == bpf_htons(port))
+		return CB_SIDE_CLIENT;
+	return -1;
+}
+
+static __always_inline struct cb_sock_cpu *stats_here(void)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	return bpf_map_lookup_elem(&sock_stats, &cpu);
+}
+
+static __always_inline bool skip_sample(__u64 *seen)
+{
+	return (*seen)++ & ((1ULL << sample_shift) - 1);
+}
+
+static __always_inline int on_data_ready(const struct sock *sk,
+					 const bool btf)
+{
+	struct cb_sock_side_stats *ss;
+	struct cb_sock_cpu *st;
+	__u32 rcv_nxt, copied;
+	__u64 rcvbuf;
+	__s32 queued;
+	int side;
+
+	side = side_of(sk, btf);
+	if (side < 0)
+		return 0;
+	if (CB_RD(btf, sk, __sk_common.skc_state) != CB_TCP_ESTABLISHED)
+		return 0;
+	st = stats_here();
+	if (!st || skip_sample(&st->ready_seen))
+		return 0;
+	/* tcp_sock is past the end of struct sock: no direct load. */
+	rcv_nxt = BPF_CORE_READ((struct tcp_sock *)sk, rcv_nxt);
+	copied = BPF_CORE_READ((struct tcp_sock *)sk, copied_seq);
+	queued = rcv_nxt - copied;
+	if (queued < 0)
+		queued = 0;
+	rcvbuf = (__u32)CB_RD(btf, sk, sk_rcvbuf);
+	ss = &st->side[side & 1];
+	ss->data_ready++;
+	if ((__u64)queued > ss->rq_bytes_max)
+		ss->rq_bytes_max = queued;
+	if (rcvbuf > ss->rcvbuf_max)
+		ss->rcvbuf_max = rcvbuf;
+	cb_hist_add(st->rq_hist[side & 1], queued);
+	return 0;
+}
+
+/*
+ * sk_stream_memory_free() stops a sender once sk_wmem_queued reaches
+ * sk_sndbuf: a send that finds it there is about to block.
+ */
+static __always_inline int on_sendmsg(const struct sock *sk, const bool btf)
+{
+	struct cb_sock_side_stats *ss;
+	struct cb_sock_cpu *st;
+	__u64 wmem, sndbuf;
+	int side;
+
+	side = side_of(sk, btf);
+	if (side < 0)
+		return 0;
+	st = stats_here();
+	if (!st || skip_sample(&st->send_seen))
+		return 0;
+	wmem = (__u32)CB_RD(btf, sk, sk_wmem_queued);
+	sndbuf = (__u32)CB_RD(btf, sk, sk_sndbuf);
+	ss = &st->side[side & 1];
+	ss->sends++;
+	ss->wmem_sum += wmem;
+	if (wmem > ss->wmem_max)
+		ss->wmem_max = wmem;
+	if (sndbuf > ss->sndbuf_max)
+		ss->sndbuf_max = sndbuf;
+	if (wmem >= sndbuf)
+		ss->sndbuf_full++;
+	return 0;
+}
+
+static __always_inline int on_pressure(const struct sock *sk, bool rcvq,
+				       const bool btf)
+{
+	struct cb_sock_cpu *st;
+	int side;
+
+	side = side_of(sk, btf);
+	if (side < 0)
+		return 0;
+	st = stats_here();
+	if (!st)
+		return 0;
+	if (rcvq)
+		st->side[side & 1].rcvqueue_full++;
+	else
+		st->side[side & 1].exceed_buf_limit++;
+	return 0;
+}
+
+SEC("tp_btf/sk_data_ready")
+int BPF_PROG(btf_sk_data_ready, const struct sock *sk)
+{
+	return on_data_ready(sk, true);
+}
+
+SEC("tp_btf/tcp_sendmsg_locked")
+int BPF_PROG(btf_tcp_sendmsg_locked, const struct sock *sk)
+{
+	return on_sendmsg(sk, true);
+}
+
+SEC("tp_btf/sock_exceed_buf_limit")
+int BPF_PROG(btf_sock_exceed_buf_limit, struct sock *sk)
+{
+	return on_pressure(sk, false, true);
+}
+
+SEC("tp_btf/sock_rcvqueue_full")
+int BPF_PROG(btf_sock_rcvqueue_full, struct sock *sk)
+{
+	return on_pressure(sk, true, true);
+}
+
+SEC("raw_tp/sk_data_ready")
+int BPF_PROG(raw_sk_data_ready, const struct sock *sk)
+{
+	return on_data_ready(sk, false);
+}
+
+SEC("raw_tp/tcp_sendmsg_locked")
+int BPF_PROG(raw_tcp_sendmsg_locked, const struct sock *sk)
+{
+	return on_sendmsg(sk, false);
+}
+
+SEC("raw_tp/sock_exceed_buf_limit")
+int BPF_PROG(raw_sock_exceed_buf_limit, struct sock *sk)
+{
+	return on_pressure(sk, false, false);
+}
+
+SEC("raw_tp/sock_rcvqueue_full")
+int BPF_PROG(raw_sock_rcvqueue_full, struct sock *sk)
+{
+	return on_pressure(sk, true, false);
+}

@@ -1,0 +1,150 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The eBPF tracer end to end through chat_c --trace: the programs load and
+# attach, the figures agree with the run and with an independent tool, and
+# provoked situations (pinning to one CPU, a CPU hog) move the metrics
+# that should move.  Without BPF these skip, unless CHATBENCH_REQUIRE_BPF=1.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+setup() {
+	[ -x "$CHAT_C" ] || skip "no $CHAT_C"
+	require_bpf
+	HOGS=()
+	J="$BATS_TEST_TMPDIR/run.json"
+}
+
+teardown() {
+	local p
+	for p in "${HOGS[@]}"; do
+		kill "$p" 2>/dev/null || true
+	done
+}
+
+# One traced run (rooms, messages) with JSON in $J; tracing that cannot
+# load skips, or fails under CHATBENCH_REQUIRE_BPF=1.
+traced_run() {
+	run "$@" "$CHAT_C" --local -q --runs 1 --trace --json "$J" "${RUN_ARGS[@]}"
+	if [ "$status" -ne 0 ] && grep -qi 'trac\|bpf' <<<"$output"; then
+		[ "${CHATBENCH_REQUIRE_BPF:-0}" = 1 ] && return 1
+		skip "tracing unavailable: $output"
+	fi
+	[ "$status" -eq 0 ]
+}
+
+# Python expression over the run's JSON object d and its kernel object k.
+check() {
+	python3 - "$J" "$1" <<'EOF'
+import json, sys
+runs = [json.loads(l) for l in open(sys.argv[1]) if '"kernel"' in l]
+d = runs[-1]
+k = d["kernel"]
+R = k["roles"]
+SUBJ = ["cli_snd", "cli_rcv", "srv_rcv", "srv_snd"]
+ok = eval("(" + sys.argv[2] + ")")
+if not ok:
+    print("failed:", sys.argv[2])
+    print(json.dumps({x: k[x] for x in ("missed", "bpf_cost", "stealers")},
+                     indent=1)[:3000])
+sys.exit(0 if ok else 1)
+EOF
+}
+
+@test "programs load, attach, fire, and miss nothing" {
+	RUN_ARGS=(10 100)
+	traced_run
+	check 'k["mode"] in ("tp_btf", "raw_tp")'
+	check 'all(k["missed"][m] == 0 for m in ("stealer_map_full",
+		"slot_evictions", "queue_mismatch", "lost_events"))'
+	check 'all(p["run_cnt"] > 0 for p in k["bpf_cost"]["programs"]
+		if any(s in p["name"] for s in ("sched_switch", "sched_wakeup",
+		"softirq", "sk_data_ready", "tcp_sendmsg")))'
+	check '0 < k["bpf_cost"]["cpu_share"] < 0.5'
+	check 'k["wall_ns"] > 0 and len(k["cpus"]) == k["ncpus"]'
+	check 'len(k["intervals"]) >= 1'
+}
+
+@test "counts are consistent with the run" {
+	RUN_ARGS=(10 100)
+	traced_run
+	# Each wakeup of a receiver can at most drain its receive buffer.
+	check 'R["cli_rcv"]["wakeups"] >= d["messages_received"] * 100 //
+		max(1, k["sockets"]["client"]["rcvbuf_max"])'
+	check 'R["cli_rcv"]["wakeups"] <= d["messages_received"] + 400'
+	check 'R["cli_snd"]["vol_switches"] + R["cli_snd"]["invol_switches"] > 0'
+	# Histogram totals equal their sample counts.
+	check 'all(sum(b["count"] for b in R[r]["rq_latency"]["buckets"]) ==
+		R[r]["rq_latency"]["count"] for r in R)'
+	check 'all(R[r]["rq_latency"]["p50_ns"] <= R[r]["rq_latency"]["p99_ns"]
+		<= R[r]["rq_latency"]["max_ns"] for r in SUBJ)'
+	# One latency sample per wakeup or preemption, up to run edges.
+	check 'abs(R["cli_rcv"]["rq_latency"]["count"] -
+		R["cli_rcv"]["wakeups"] - R["cli_rcv"]["invol_switches"]) <=
+		0.02 * R["cli_rcv"]["rq_latency"]["count"] + 400'
+	check 'sum(i["messages"] for i in k["intervals"]) ==
+		d["total_messages"] or k["intervals"] == []'
+	check 'k["sockets"]["client"]["data_ready_sampled"] > 0'
+	check 'k["sockets"]["server"]["sends_sampled"] > 0'
+}
+
+@test "switch and wakeup counts agree with bpftrace" {
+	command -v bpftrace >/dev/null || skip "no bpftrace"
+	local bt="$BATS_TEST_TMPDIR/bt.out" pid btpid i
+	(exec bpftrace -e '
+tracepoint:sched:sched_switch /args->prev_comm == "cli_rcv"/ {
+	@sw[pid] = count(); }
+tracepoint:sched:sched_wakeup /args->comm == "cli_rcv"/ {
+	@wk[args->pid] = count(); }' >"$bt" 2>&1) &
+	btpid=$!
+	for i in $(seq 100); do
+		grep -q Attaching "$bt" && break
+		sleep 0.1
+	done
+	"$CHAT_C" --local -q --runs 1 --trace --json "$J" 10 300 >/dev/null &
+	pid=$!
+	wait "$pid"
+	kill -INT "$btpid"
+	wait "$btpid" || true
+	# Sum bpftrace's per-tgid switches and per-tid wakeups of our threads.
+	local sw wk
+	sw=$(awk -v p="$pid" '$1 == "@sw["p"]:" { print $2 }' "$bt")
+	[ -n "$sw" ]
+	check "abs((R['cli_rcv']['vol_switches'] + R['cli_rcv']['invol_switches'])
+		- $sw) <= 0.05 * $sw"
+}
+
+@test "pinning everything to one CPU raises run-queue latency" {
+	RUN_ARGS=(10 100)
+	traced_run
+	local free=$J
+	J="$BATS_TEST_TMPDIR/pinned.json"
+	traced_run taskset -c 0
+	check "True"
+	python3 - "$free" "$J" <<'EOF'
+import json, sys
+def k(path):
+    return [json.loads(l) for l in open(path) if '"kernel"' in l][-1]["kernel"]
+a, b = k(sys.argv[1]), k(sys.argv[2])
+subj = ["cli_snd", "cli_rcv", "srv_rcv", "srv_snd"]
+p99 = lambda x: max(x["roles"][r]["rq_latency"]["p99_ns"] for r in subj)
+rq = lambda x: sum(x["roles"][r]["runnable_ns"] for r in subj)
+mig = lambda x: sum(x["roles"][r]["migrations"] for r in subj)
+print("p99", p99(a), p99(b), "runnable", rq(a), rq(b), "migr", mig(a), mig(b))
+assert p99(b) > 1.3 * p99(a)
+assert rq(b) > rq(a)
+assert mig(b) <= mig(a) and mig(b) < 20
+EOF
+}
+
+@test "a busy outsider shows up among the top stealers" {
+	ln -s "$(command -v bash)" "$BATS_TEST_TMPDIR/chb_hog"
+	"$BATS_TEST_TMPDIR/chb_hog" -c 'while :; do :; done' &
+	HOGS+=($!)
+	"$BATS_TEST_TMPDIR/chb_hog" -c 'while :; do :; done' &
+	HOGS+=($!)
+	RUN_ARGS=(10 100)
+	traced_run
+	check 'any(s["comm"] == "chb_hog" and not s["is_benchmark"] and
+		s["pid"] > 0 and s["ns"] > 0 and s["cpus"] for s in k["stealers"])'
+}
