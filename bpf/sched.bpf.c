@@ -149,6 +149,11 @@ static __always_inline void charge_stealer(struct cb_sched_cpu *st,
 		return;
 	}
 	st->stolen_outsider_ns += d;
+	/*
+	 * Outsiders are counted per process: a hog of N threads is one
+	 * culprit, not N small ones.  Kernel threads are their own process.
+	 */
+	pid = CB_RD(btf, p, tgid);
 	v = bpf_map_lookup_elem(&stealers, &pid);
 	if (!v) {
 		if (btf) {
@@ -166,10 +171,10 @@ static __always_inline void charge_stealer(struct cb_sched_cpu *st,
 		if (!v)
 			return;
 	}
-	/* A task runs on one CPU at a time: its entry has one writer. */
-	v->ns += d;
-	v->slices++;
-	v->cpu_mask |= 1ULL << (cpu < 63 ? cpu : 63);
+	/* Threads of one process run on several CPUs at once. */
+	__sync_fetch_and_add(&v->ns, d);
+	__sync_fetch_and_add(&v->slices, 1);
+	__sync_fetch_and_or(&v->cpu_mask, 1ULL << (cpu < 63 ? cpu : 63));
 }
 
 static __always_inline void switch_out(struct task_struct *p, __u32 pid,

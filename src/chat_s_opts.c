@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * chat_s arguments: the original's positional "ip_addr [port]" plus long
- * options for the bounds the original lacked.
+ * options for the bounds the original lacked, the data-plane model and
+ * the CPUs the server runs on.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "chat_s_opts.h"
+#include "cpuset.h"
 #include "netio.h"
 #include "numarg.h"
+#include "srv_run.h"
+
+/* Far more loops than CPUs only measures the scheduler. */
+#define POOL_MAX_LOOPS 1024
 
 static const char usage[] =
 	"Usage: chat_s [OPTIONS] ip_addr [port]\n"
@@ -22,12 +29,70 @@ static const char usage[] =
 	"  -q, --quiet             no SRV: lines per run\n"
 	"      --ready-fd FD       write the bound port to FD once listening\n"
 	"      --max-runs N        exit after N runs (0: serve forever)\n"
+	"      --model MODEL       data plane: threads (two per connection, the\n"
+	"                          original's; default), epoll (one event-loop\n"
+	"                          thread), pool[=N] (N event-loop threads, each\n"
+	"                          serving whole rooms; N defaults to the CPUs\n"
+	"                          of --cpus, else the online CPUs)\n"
+	"      --cpus LIST         run every server thread on these CPUs, a list\n"
+	"                          like 0-3,6 (default: where chat_s was started)\n"
+	"      --pin               one CPU per thread: threads take the allowed\n"
+	"                          CPUs round-robin\n"
 	"  -h, --help              this text\n"
 	"  -V, --version           version\n"
 	"\n"
 	"Examples:\n"
 	"  chat_s 127.0.0.1 &                 the original's way\n"
-	"  chat_s --max-rooms 100 0.0.0.0 9000\n";
+	"  chat_s --max-rooms 100 0.0.0.0 9000\n"
+	"  chat_s --model pool=2 --cpus 0-1 --pin 127.0.0.1\n";
+
+static int parse_model(const char *s, struct server_opts *o, char *err,
+		       size_t len)
+{
+	long n;
+
+	if (!strcmp(s, "threads")) {
+		o->model = &srv_model_threads;
+		return 0;
+	}
+	if (!strcmp(s, "epoll")) {
+		o->model = &srv_model_epoll;
+		o->loops = 1;
+		return 0;
+	}
+	if (!strcmp(s, "pool")) {
+		o->model = &srv_model_pool;
+		o->loops = 0;	/* resolved once --cpus is known */
+		return 0;
+	}
+	if (!strncmp(s, "pool=", 5)) {
+		if (parse_long(s + 5, "--model pool=N", 1, POOL_MAX_LOOPS, &n,
+			       err, len))
+			return -1;
+		o->model = &srv_model_pool;
+		o->loops = (unsigned int)n;
+		return 0;
+	}
+	snprintf(err, len, "--model must be threads, epoll or pool[=N], not '%s'",
+		 s);
+	return -1;
+}
+
+/* Only CPUs this process may use: others would fail at the first thread. */
+static int parse_cpus(const char *s, struct server_opts *o, char *err,
+		      size_t len)
+{
+	cpu_set_t avail;
+	char why[200];
+
+	if (cpuset_parse(s, &o->cpus, cpuset_allowed(&avail) ? NULL : &avail,
+			 why, sizeof(why))) {
+		snprintf(err, len, "--cpus: %s", why);
+		return -1;
+	}
+	o->cpus_set = true;
+	return 0;
+}
 
 int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 		 size_t len)
@@ -39,6 +104,9 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "ready-fd", required_argument, NULL, 'F' },
 		{ "max-runs", required_argument, NULL, 'N' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "cpus", required_argument, NULL, 'C' },
+		{ "pin", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -88,6 +156,17 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 				return OPTS_ERROR;
 			o->max_runs = v;
 			break;
+		case 'm':
+			if (parse_model(optarg, o, err, len))
+				return OPTS_ERROR;
+			break;
+		case 'C':
+			if (parse_cpus(optarg, o, err, len))
+				return OPTS_ERROR;
+			break;
+		case 'P':
+			o->pin = true;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return OPTS_EXIT;
@@ -118,5 +197,10 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 		return OPTS_ERROR;
 	if (net_parse_addr(argv[optind], (int)port, &o->addr, err, len))
 		return OPTS_ERROR;
+	if (o->model == &srv_model_pool && !o->loops) {
+		v = o->cpus_set ? CPU_COUNT(&o->cpus) :
+				  sysconf(_SC_NPROCESSORS_ONLN);
+		o->loops = v > 0 ? (unsigned int)v : 1;
+	}
 	return OPTS_OK;
 }

@@ -2,12 +2,14 @@
 /*
  * chat_s: serves runs one after another on a listening socket until told
  * to stop.  The control plane (start message, accepts, 0x11, 0x22) is the
- * original's; the data plane is two threads per connection.
+ * original's; the data plane is a model: two threads per connection as in
+ * the original, or event loops (--model).
  */
 #ifndef CHATBENCH_SERVER_H
 #define CHATBENCH_SERVER_H
 
 #include <netinet/in.h>
+#include <sched.h>
 #include <stdbool.h>
 
 #include "proto.h"
@@ -22,6 +24,14 @@ struct server_opts {
 	bool quiet;		/* no per-run SRV: lines */
 	long max_runs;		/* 0 = forever; for tests and soak */
 	const struct srv_model *model;	/* NULL: the original's threads */
+	unsigned int loops;	/* --model pool=N: event-loop threads */
+	/*
+	 * --cpus and --pin: confine the server's threads (all of them, the
+	 * control thread too) to cpus, or pin each to one CPU of it.
+	 */
+	cpu_set_t cpus;
+	bool cpus_set;		/* --cpus given; else cpus is unused */
+	bool pin;
 };
 
 /* Returns the process exit status. */

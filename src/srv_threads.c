@@ -144,6 +144,7 @@ static int spawn(struct srv_run *run, pthread_t *t, const pthread_attr_t *a,
 	*up = true;
 	srv_worker_started(run);
 	pthread_setname_np(*t, name);
+	srv_place_thread(*t, run->workers);
 	return 0;
 }
 
