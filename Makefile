@@ -69,14 +69,16 @@ CLIENT := $(COMMON) client client_opts local_server server_info cpuset \
 	output_text \
 	output_json summary study progress kfigures diagnose diag_out trace \
 	discover \
-	kstats kstats_text kstats_json kstats_load results baseline
+	kstats kstats_text kstats_json kstats_load results baseline \
+	report_html
 
 obj = $(patsubst %,$(OUT)/%.o,$(1))
 ALL_OBJS := $(sort $(call obj,$(SERVER) $(CLIENT) chat_s chat_c))
 
 BINS := $(OUT)/chat_s $(OUT)/chat_c
 # Tools around the binaries and their result files (no BPF in them).
-TOOLS := $(OUT)/chatbench-compare $(OUT)/chatbench-hog
+TOOLS := $(OUT)/chatbench-compare $(OUT)/chatbench-hog \
+	$(OUT)/chatbench-report
 
 .PHONY: all run check bench install clean vmlinux format tests
 all: $(BINS) $(TOOLS)
@@ -112,6 +114,14 @@ $(OUT)/chatbench-compare: tools/compare.c $(call obj,results stats) \
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $< \
 		$(call obj,results stats) -o $@ $(LDLIBS)
+
+# The report renders with the same object chat_c --report links.
+REPORT_OBJS := $(call obj,results stats numarg report_html)
+$(OUT)/chatbench-report: tools/report.c $(REPORT_OBJS) $(wildcard src/*.h) \
+		| $(OUT)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $< $(REPORT_OBJS) \
+		-o $@ $(LDLIBS)
 
 $(OUT)/chatbench-hog: tools/hog.c | $(OUT)
 	$(call msg,CC,$@)

@@ -293,7 +293,10 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 	/* Data sockets, plus the listener, control and stdio. */
 	nconn = (unsigned long)st.rooms * (unsigned long)st.users;
 	if (limits_ensure_fds(nconn + 32, why, sizeof(why)) ||
-	    limits_check_threads(2 * nconn, why, sizeof(why))) {
+	    limits_check_threads(o->model == &srv_model_epoll ||
+					 o->model == &srv_model_pool ?
+				 (unsigned long)o->loops : 2 * nconn,
+				 why, sizeof(why))) {
 		refuse(ctl, peer, why);
 		return;
 	}
@@ -348,6 +351,7 @@ static int announce_port(int fd, int lfd)
 int server_serve(const struct server_opts *o)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	char place_err[256];
 	long runs = 0;
 	sigset_t set;
 	int lfd;
@@ -360,6 +364,11 @@ int server_serve(const struct server_opts *o)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* Before any other thread exists: they all inherit the placement. */
+	if (srv_place_init(o, place_err, sizeof(place_err))) {
+		log_line("%s", place_err);
+		return 1;
+	}
 
 	lfd = net_listen(&o->addr, 4096);
 	if (lfd < 0) {
