@@ -488,8 +488,34 @@ static void stop_sampler(struct trace *t)
 	t->sampler_on = false;
 }
 
+/*
+ * The kernel recorded an outsider's comm when it first took a CPU, which
+ * for a process that names itself later (prctl, pthread_setname_np) is
+ * its old name.  At the end of the run the process usually still exists:
+ * its current name is the one a user will recognise.
+ */
+static void refresh_comm(struct ks_stealer *s)
+{
+	char path[64], name[32];
+	FILE *f;
+
+	if (s->is_benchmark || !s->pid)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(name, sizeof(name), f)) {
+		name[strcspn(name, "\n")] = '\0';
+		if (*name)
+			snprintf(s->comm, sizeof(s->comm), "%s", name);
+	}
+	fclose(f);
+}
+
 struct kstats *trace_run_end(struct trace *t)
 {
+	int i;
 	struct kstats *k;
 
 	if (!t || !t->running)
@@ -505,6 +531,8 @@ struct kstats *trace_run_end(struct trace *t)
 		return NULL;
 	k->mode = t->mode;
 	k->sock_sample_rate = 1U << t->sample_shift;
+	for (i = 0; i < k->nr_stealers; i++)
+		refresh_comm(&k->stealer[i]);
 	if (t->nr_iv) {
 		k->interval = malloc(t->nr_iv * sizeof(*k->interval));
 		if (k->interval) {

@@ -35,7 +35,12 @@ saved_r= saved_w= hog= pins=()
 restore() {
 	[ -n "$hog" ] && kill "$hog" 2>/dev/null && wait "$hog" 2>/dev/null
 	[ -n "$saved_r" ] && sysctl -qw net.ipv4.tcp_rmem="$saved_r" net.ipv4.tcp_wmem="$saved_w"
-	for p in "${pins[@]}"; do taskset -a -p -c "$(cat /sys/devices/system/cpu/online)" "$p" >/dev/null 2>&1 || true; done
+	for p in "${pins[@]}"; do
+		for t in /proc/"$p"/task/*; do
+			taskset -p -c "$(cat /sys/devices/system/cpu/online)" \
+				"${t##*/}" >/dev/null 2>&1 || true
+		done
+	done
 	return 0
 }
 trap restore EXIT
@@ -53,8 +58,12 @@ sockbuf)
 	sysctl -qw net.ipv4.tcp_rmem="4096 4096 4096" net.ipv4.tcp_wmem="4096 4096 4096"
 	;;
 pin)
+	# Every thread, and new ones inherit it; threads come and go, so
+	# one that exits under our feet is no error.
 	for p in "$@"; do
-		taskset -a -p -c 0 "$p" >/dev/null
+		for t in /proc/"$p"/task/*; do
+			taskset -p -c 0 "${t##*/}" >/dev/null 2>&1 || true
+		done
 		pins+=("$p")
 	done
 	;;

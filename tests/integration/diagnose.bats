@@ -1,0 +1,93 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Slow runs provoked with real causes, and the verdict of the report.  A
+# series of 5 runs; run 3 is disturbed by tools/disturb.sh, which watches
+# the series' JSON file.  Assertions are on names and kinds, not numbers.
+
+load helpers
+
+DISTURB="$BATS_TEST_DIRNAME/../../tools/disturb.sh"
+
+setup() {
+	require_bpf
+	F="$BATS_TEST_TMPDIR/r.json"
+}
+
+teardown() {
+	[ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null || true
+	wait 2>/dev/null || true
+}
+
+# Runs the series with run 3 disturbed by "$@" (disturb.sh arguments).
+series() {
+	OUT="$BIN" "$DISTURB" "$F" 3 "$@" &
+	DPID=$!
+	run "$CHAT_C" --local -q --trace -r 5 -j "$F" 10 300
+	wait "$DPID" || true
+	DPID=
+	[ "$status" -eq 0 ]
+}
+
+run3() {
+	jq -c 'select(.run == 3)' "$F"
+}
+
+@test "a CPU hog during one run: that run is slow and the hog is named" {
+	series hog chb_hog_test
+	echo "$output" | grep -q "^Slow run 3"
+	run3 | jq -e '.slow == true and .causes[0].kind == "outsider_cpu" and
+		.causes[0].task == "chb_hog_test" and .causes[0].pid > 0'
+	echo "$output" | grep -q "outsider_cpu.*chb_hog_test (pid"
+}
+
+@test "tiny socket buffers during one run: socket backpressure is named" {
+	series sockbuf
+	run3 | jq -e '.slow == true and
+		([.causes[].kind] | index("socket_backpressure") != null)'
+}
+
+@test "both processes confined to one CPU during one run: scheduler contention" {
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
+	"$CHAT_C" --local -q --trace -r 5 -j "$F" 10 300 >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	cpid=$!
+	# The server is the chat_s child of this chat_c.
+	for i in $(seq 50); do
+		spid=$(pgrep -P $cpid chat_s || true)
+		[ -n "$spid" ] && break
+		sleep 0.1
+	done
+	OUT="$BIN" "$DISTURB" "$F" 3 pin $cpid $spid
+	wait $cpid
+	run3 | jq -e '.slow == true and
+		([.causes[].kind] | index("sched_contention") != null)'
+}
+
+@test "clean runs: nothing false is said" {
+	run "$CHAT_C" --local -q --trace -r 5 -j "$F" 10 300
+	[ "$status" -eq 0 ]
+	[ "$(jq -s 'map(select(.run)) | length' "$F")" -eq 5 ]
+	jq -se 'map(select(.run)) | all(.[]; has("slow"))' "$F"
+	# A slow run of a clean series may only blame an outsider that
+	# really ran: never the benchmark's own processes.
+	jq -se '[.[] | select(.slow == true) | .causes[]? |
+		select(.kind == "outsider_cpu") | .task] |
+		all(.[]; test("^(chat_c|chat_s|cli_|srv_)") | not)' "$F"
+}
+
+@test "a single run gets a profile, not a verdict" {
+	run "$CHAT_C" --local -q --trace 5 300
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -q "^Profile of run 1"
+	echo "$output" | grep -q "threads' time"
+	! echo "$output" | grep -q "^Diagnosis"
+}
+
+@test "--baseline judges runs against a saved file" {
+	"$CHAT_C" --local -q --trace -r 3 -j "$BATS_TEST_TMPDIR/base.json" 5 200
+	run "$CHAT_C" --local -q --trace -r 2 --baseline "$BATS_TEST_TMPDIR/base.json" 5 200
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -q "^Diagnosis .*the baseline median"
+	run "$CHAT_C" --local -q --baseline /nonexistent.json 1 1
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+}
