@@ -508,7 +508,7 @@ static void refresh_comm(struct ks_stealer *s)
 	if (fgets(name, sizeof(name), f)) {
 		name[strcspn(name, "\n")] = '\0';
 		if (*name)
-			snprintf(s->comm, sizeof(s->comm), "%s", name);
+			snprintf(s->comm, sizeof(s->comm), "%.15s", name);
 	}
 	fclose(f);
 }
