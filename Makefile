@@ -165,3 +165,12 @@ format:
 
 clean:
 	rm -rf $(OUT)
+
+# The wire parsers under libFuzzer (clang's, with ASan and UBSan) for
+# FUZZ_SECONDS (60), after a replay of the seeds and of every input that
+# once crashed (tests/fuzz/regressions/, where a new crash is saved).
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz
+fuzz:
+	$(Q)FUZZ_SECONDS=$(FUZZ_SECONDS) CLANG=$(CLANG) WERROR=$(WERROR) \
+		tests/fuzz/run.sh

@@ -23,14 +23,14 @@ static void print_profile(FILE *f, const struct run_result *r)
 	if (!k.valid)
 		return;
 	k.steal_pct = r->steal_pct;
-	fprintf(f, "Profile of run %-4d: CPU time: benchmark %.0f %%, softirq %.0f %% (net_rx %.0f %%), outsiders %.0f %%, steal %.0f %%, idle %.0f %%\n",
+	fprintf(f, "Profile of run %-4d: CPU benchmark %.0f %%, softirq %.0f %% (net_rx %.0f %%), outsiders %.0f %%, steal %.0f %%, idle %.0f %%\n",
 		r->run,
 		100 - k.idle_pct - k.softirq_pct - k.outsider_pct - k.steal_pct,
 		k.softirq_pct, k.net_rx_pct, k.outsider_pct, k.steal_pct,
 		k.idle_pct);
 	all = k.oncpu_s + k.runnable_s + k.blocked_s;
 	thr = all > 0 ? 100.0 / all : 0;
-	fprintf(f, "  threads' time    : on CPU %.0f %%, runnable and waiting %.0f %%, blocked %.0f %%; run-queue latency p50 %s p99 %s\n",
+	fprintf(f, "  threads' time    : on CPU %.0f %%, runnable %.0f %%, blocked %.0f %%; rq latency p50 %s p99 %s\n",
 		k.oncpu_s * thr, k.runnable_s * thr, k.blocked_s * thr,
 		ks_fmt_ns(a, sizeof(a), k.rq_p50_ns),
 		ks_fmt_ns(b, sizeof(b), k.rq_p99_ns));
@@ -49,7 +49,7 @@ static void print_profile(FILE *f, const struct run_result *r)
 		shown++;
 	}
 	fprintf(f, "%s\n", shown ? "" : " none");
-	fprintf(f, "  socket queues    : receive queue p99 %llu max %llu bytes (rcvbuf %llu), send buffer full %.1f %% of sends\n",
+	fprintf(f, "  socket queues    : rcv queue p99 %llu max %llu B (rcvbuf %llu), sndbuf full %.1f %% of sends\n",
 		(unsigned long long)k.sock_rq_p99_bytes,
 		(unsigned long long)k.sock_rq_max_bytes,
 		(unsigned long long)k.rcvbuf_max, k.sndbuf_full_pct);

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 pkgs=(make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev
-	libjansson-dev libcmocka-dev bats jq bpftrace linux-perf)
+	libjansson-dev libcmocka-dev bats jq bpftrace linux-perf libxml2-utils python3 chromium)
 # Debian ships bpftool on its own; Ubuntu inside linux-tools.
 if apt-cache show bpftool >/dev/null 2>&1 || ! command -v bpftool >/dev/null; then
 	pkgs+=(bpftool)
