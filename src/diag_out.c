@@ -55,15 +55,49 @@ static void print_profile(FILE *f, const struct run_result *r)
 		(unsigned long long)k.rcvbuf_max, k.sndbuf_full_pct);
 }
 
+/*
+ * Text under 100 columns: a long sentence continues on indented lines,
+ * broken at spaces.
+ */
+static void print_wrapped(FILE *f, const char *head, const char *text)
+{
+	const int width = 98, indent = 5;
+	int col = fprintf(f, "%s", head);
+	const char *p = text;
+
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		int len = sp ? (int)(sp - p) : (int)strlen(p);
+
+		if (col + len > width && col > indent) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		}
+		col += fprintf(f, "%.*s", len, p);
+		p += len;
+		if (*p == ' ') {
+			p++;
+			if (*p && col < width)
+				col += fprintf(f, " ");
+		}
+	}
+	fputc('\n', f);
+}
+
 static void print_dips(FILE *f, const struct run_result *r, double pct)
 {
 	struct diag_dip d[DIAG_MAX_DIPS];
 	int i, n = diag_find_dips(r->kernel, pct, d, DIAG_MAX_DIPS);
 
-	for (i = 0; i < n; i++)
-		fprintf(f, "Dip in run %-7d : %.1f-%.1f s at %.0f msg/s vs %.0f median: %s\n",
-			r->run, d[i].from_s, d[i].to_s, d[i].throughput,
-			d[i].median, d[i].why);
+	char head[128];
+
+	for (i = 0; i < n; i++) {
+		snprintf(head, sizeof(head),
+			 "Dip in run %-7d : %.1f-%.1f s at %.0f msg/s vs %.0f median: ",
+			 r->run, d[i].from_s, d[i].to_s, d[i].throughput,
+			 d[i].median);
+		print_wrapped(f, head, d[i].why);
+	}
 }
 
 void diag_print(FILE *f, const struct series *s, const struct diag_ref *ref,
@@ -84,9 +118,9 @@ void diag_print(FILE *f, const struct series *s, const struct diag_ref *ref,
 		fflush(f);
 		return;
 	}
-	fprintf(f, "Diagnosis          : %zu slow of %zu runs (below %.0f msg/s: the %s median %.0f less max(%.0f %%, 3 MAD))\n",
+	fprintf(f, "Diagnosis          : %zu slow of %zu runs (below %.0f msg/s: %s median %.0f - max(%.0f %%, 3 MAD))\n",
 		nslow, nok, ref->tp_median - ref->margin,
-		baseline ? "baseline" : "runs'", ref->tp_median, pct);
+		baseline ? "baseline" : "the", ref->tp_median, pct);
 	for (i = 0; i < s->attempted; i++) {
 		const struct diag_verdict *vi = &v[i];
 
@@ -98,12 +132,15 @@ void diag_print(FILE *f, const struct series *s, const struct diag_ref *ref,
 		if (!s->runs[i].kernel)
 			fprintf(f, "  (untraced: no kernel figures to explain it)\n");
 		else if (vi->nothing_stands_out)
-			fprintf(f, "  no kernel-side cause stands out: the run was slow while kernel figures were at baseline\n");
-		for (c = 0; c < vi->ncauses; c++)
-			fprintf(f, "  %d. %s (%.0f %% of the loss): %s\n", c + 1,
-				cause_kind_names[vi->causes[c].kind],
-				100.0 * vi->causes[c].share,
-				vi->causes[c].text);
+			print_wrapped(f, "  ", "no kernel-side cause stands out: the run was slow while kernel figures were at baseline");
+		for (c = 0; c < vi->ncauses; c++) {
+			char head[96];
+
+			snprintf(head, sizeof(head), "  %d. %s (%.0f %% of the loss): ",
+				 c + 1, cause_kind_names[vi->causes[c].kind],
+				 100.0 * vi->causes[c].share);
+			print_wrapped(f, head, vi->causes[c].text);
+		}
 	}
 	for (i = 0; i < s->attempted; i++)
 		if (s->runs[i].ok)

@@ -86,7 +86,7 @@ run3() {
 	"$CHAT_C" --local -q --trace -r 3 -j "$BATS_TEST_TMPDIR/base.json" 5 200
 	run "$CHAT_C" --local -q --trace -r 2 --baseline "$BATS_TEST_TMPDIR/base.json" 5 200
 	[ "$status" -eq 0 ]
-	echo "$output" | grep -q "^Diagnosis .*the baseline median"
+	echo "$output" | grep -q "^Diagnosis .*baseline median"
 	run "$CHAT_C" --local -q --baseline /nonexistent.json 1 1
 	[ "$status" -eq 1 ]
 	[ "${#lines[@]}" -eq 1 ]
