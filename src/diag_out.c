@@ -118,7 +118,7 @@ void diag_print(FILE *f, const struct series *s, const struct diag_ref *ref,
 		fflush(f);
 		return;
 	}
-	fprintf(f, "Diagnosis          : %zu slow of %zu runs (below %.0f msg/s: %s median %.0f - max(%.0f %%, 3 MAD))\n",
+	fprintf(f, "Diagnosis          : %zu slow of %zu (below %.0f msg/s = %s median %.0f - max(%.0f %%, 3 MAD))\n",
 		nslow, nok, ref->tp_median - ref->margin,
 		baseline ? "baseline" : "the", ref->tp_median, pct);
 	for (i = 0; i < s->attempted; i++) {
