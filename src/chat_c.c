@@ -5,6 +5,7 @@
  * Signals are taken by one thread with sigwait, so that SIGINT ends the
  * current run cleanly and the runs already measured are still reported.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@
 #include "local_server.h"
 #include "output_json.h"
 #include "proto.h"
+#include "report_html.h"
+#include "results.h"
 #include "server_info.h"
 #include "study.h"
 #include "trace.h"
@@ -81,6 +84,49 @@ static struct trace *open_tracer(const struct client_opts *o,
 	}
 	snprintf(state, len, server ? "on" : "on (client only: server process not found)");
 	return t;
+}
+
+static int check_writable(const char *path, char *err, size_t len)
+{
+	FILE *f = fopen(path, "a");
+
+	if (!f) {
+		snprintf(err, len, "cannot write the report to %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The HTML report from every line the study wrote, via the loader. */
+static int write_report(struct json_out *json, const char *path, char *err,
+			size_t len)
+{
+	char tmp[] = "/tmp/chatbench-report-XXXXXX";
+	struct result_file rf;
+	int fd = mkstemp(tmp), rc = -1;
+
+	if (fd < 0) {
+		snprintf(err, len, "report: temporary file: %s",
+			 strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (json_out_save(json, tmp)) {
+		snprintf(err, len, "report: cannot save the results: %s",
+			 strerror(errno));
+		goto out;
+	}
+	if (results_load_flags(tmp, RESULTS_ALLOW_NO_SUMMARY, &rf, err, len))
+		goto out;
+	rc = report_html_write(path, &rf, 1, err, len);
+	results_free(&rf);
+	if (!rc)
+		fprintf(stderr, "chat_c: report written to %s\n", path);
+out:
+	unlink(tmp);
+	return rc;
 }
 
 /* The points of the study: one, or one per value of --sweep. */
@@ -157,13 +203,16 @@ int main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (o.json_path) {
+	if (o.json_path || o.report_path) {
 		json = json_out_open(o.json_path, err, sizeof(err));
 		if (!json)
 			goto fail;
-		if (!strcmp(o.json_path, "-"))
+		if (o.json_path && !strcmp(o.json_path, "-"))
 			text = stderr;
 	}
+	/* An unwritable report is an error now, not after the last run. */
+	if (o.report_path && check_writable(o.report_path, err, sizeof(err)))
+		goto fail;
 	o.text = text;
 	if (o.baseline) {
 		baseline = baseline_load(o.baseline, err, sizeof(err));
@@ -236,6 +285,11 @@ int main(int argc, char **argv)
 	}
 	if (o.sweep_param)
 		study_print_sweep(text, series, done);
+	if (o.report_path && write_report(json, o.report_path, err,
+					  sizeof(err))) {
+		fprintf(stderr, "chat_c: %s\n", err);
+		failed = 1;
+	}
 	rc = failed ? 1 : 0;
 	if (got_signal)
 		rc = 128 + got_signal;

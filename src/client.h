@@ -32,6 +32,7 @@ struct client_opts {
 	long runs;
 	int timeout_ms;
 	const char *json_path;
+	const char *report_path;	/* --report FILE.html */
 	bool local;
 	bool quiet;
 	bool verbose;

@@ -25,6 +25,7 @@ static const char usage[] =
 	"  -r, --runs N           repeat the run N times, then a summary (1)\n"
 	"  -j, --json FILE        one JSON object per run and a summary line;\n"
 	"                         '-' for stdout (the text then goes to stderr)\n"
+	"      --report FILE      a self-contained HTML report (heat maps, causes)\n"
 	"      --local            start chat_s on an ephemeral loopback port\n"
 	"                         for the duration; ip_addr is then optional\n"
 	"  -u, --users N          users per room (20; other sizes need our chat_s)\n"
@@ -67,6 +68,7 @@ enum {
 	OPT_MODEL,
 	OPT_SERVER_CPUS,
 	OPT_SERVER_PIN,
+	OPT_REPORT,
 	OPT_TRACE,
 	OPT_NO_TRACE,
 	OPT_SERVER_PID,
@@ -207,6 +209,7 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 		{ "model", required_argument, NULL, OPT_MODEL },
 		{ "server-cpus", required_argument, NULL, OPT_SERVER_CPUS },
 		{ "server-pin", no_argument, NULL, OPT_SERVER_PIN },
+		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "trace", no_argument, NULL, OPT_TRACE },
@@ -285,6 +288,13 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 			break;
 		case OPT_SERVER_PIN:
 			o->server_pin = true;
+			break;
+		case OPT_REPORT:
+			if (!*optarg || !strcmp(optarg, "-")) {
+				snprintf(err, len, "--report needs a file name");
+				return COPTS_ERROR;
+			}
+			o->report_path = optarg;
 			break;
 		case OPT_SWEEP:
 			if (parse_sweep(optarg, o, err, len))

@@ -41,6 +41,8 @@ struct json_out *json_out_open(const char *path, char *err, size_t len)
 		return NULL;
 	}
 	j->pending = json_array();
+	if (!path)
+		return j;
 	if (!strcmp(path, "-")) {
 		j->f = stdout;
 		return j;
@@ -141,6 +143,22 @@ int json_out_run(struct json_out *j, const struct run_result *r)
 		json_object_set_new(o, "kernel", kstats_to_json(r->kernel));
 	json_array_append_new(j->pending, o);
 	return j->rewrite ? emit_now(j, o) : 0;
+}
+
+int json_out_save(struct json_out *j, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	size_t i;
+	int rc = 0;
+
+	if (!f)
+		return -1;
+	for (i = 0; i < j->ndone && !rc; i++)
+		if (fputs(j->done[i], f) == EOF || fputc('\n', f) == EOF)
+			rc = -1;
+	if (fclose(f))
+		rc = -1;
+	return rc;
 }
 
 int json_out_set(struct json_out *j, size_t idx, const char *key,
@@ -248,6 +266,8 @@ static int finish_series(struct json_out *j)
 	}
 	if (j->rewrite)
 		return rewrite_file(j);
+	if (!j->f)
+		return 0;
 	for (i = first; i < j->ndone; i++)
 		if (put_line(j, j->f, j->done[i]))
 			return -1;

@@ -18,8 +18,13 @@
 
 struct json_out;
 
-/* Opens (creates, truncates) path, or stdout for "-"; NULL with err. */
+/*
+ * Opens (creates, truncates) path, or stdout for "-", or nothing for NULL
+ * (the lines are only kept, for json_out_save); NULL with err.
+ */
 struct json_out *json_out_open(const char *path, char *err, size_t len);
+/* Every finished series' lines into path (e.g. for the HTML report). */
+int json_out_save(struct json_out *j, const char *path);
 int json_out_run(struct json_out *j, const struct run_result *r);
 /* Adds key to the idx-th run of the current series (e.g. its verdict). */
 int json_out_set(struct json_out *j, size_t idx, const char *key,
