@@ -80,7 +80,7 @@ BINS := $(OUT)/chat_s $(OUT)/chat_c
 TOOLS := $(OUT)/chatbench-compare $(OUT)/chatbench-hog \
 	$(OUT)/chatbench-report
 
-.PHONY: all run check bench install clean vmlinux format tests
+.PHONY: all run check check-only deps-test bench install clean vmlinux format tests
 all: $(BINS) $(TOOLS)
 
 $(OUT):
@@ -143,11 +143,20 @@ $(OUT)/tests/%: tests/unit/%.c $(UNIT_LIBS) | $(OUT)/tests
 tests: $(BINS) $(TOOLS) $(UNIT_BINS)
 
 # The one test command: unit tests, then the loopback integration suite.
-check: tests
+# The test tools are installed first when missing (a no-op otherwise).
+check: deps-test
+	$(Q)$(MAKE) --no-print-directory tests
+	$(Q)OUT=$(OUT) tests/run.sh
+
+deps-test:
+	$(Q)tools/install-deps.sh --test
+
+check-only: tests
 	$(Q)OUT=$(OUT) tests/run.sh
 
 run: $(BINS)
-	$(Q)$(OUT)/chat_c --local $(or $(RUN_ARGS),--runs 5 -q 10 1000)
+	$(Q)$(OUT)/chat_c --local $(or $(RUN_ARGS),--runs 5 -q \
+		--report $(OUT)/report.html 10 1000)
 
 bench: $(BINS)
 	$(Q)OUT=$(OUT) tools/bench.sh

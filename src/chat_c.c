@@ -100,8 +100,8 @@ static int check_writable(const char *path, char *err, size_t len)
 }
 
 /* The HTML report from every line the study wrote, via the loader. */
-static int write_report(struct json_out *json, const char *path, char *err,
-			size_t len)
+static int write_report(struct json_out *json, const char *json_path,
+			const char *path, char *err, size_t len)
 {
 	char tmp[] = "/tmp/chatbench-report-XXXXXX";
 	struct result_file rf;
@@ -120,6 +120,9 @@ static int write_report(struct json_out *json, const char *path, char *err,
 	}
 	if (results_load_flags(tmp, RESULTS_ALLOW_NO_SUMMARY, &rf, err, len))
 		goto out;
+	/* The page names its source: the --json file, not our temporary. */
+	free(rf.path);
+	rf.path = strdup(json_path ? json_path : "this run of chat_c");
 	rc = report_html_write(path, &rf, 1, err, len);
 	results_free(&rf);
 	if (!rc)
@@ -285,8 +288,8 @@ int main(int argc, char **argv)
 	}
 	if (o.sweep_param)
 		study_print_sweep(text, series, done);
-	if (o.report_path && write_report(json, o.report_path, err,
-					  sizeof(err))) {
+	if (o.report_path && write_report(json, o.json_path, o.report_path,
+					  err, sizeof(err))) {
 		fprintf(stderr, "chat_c: %s\n", err);
 		failed = 1;
 	}

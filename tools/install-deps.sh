@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Installs the Debian/Ubuntu packages chatbench needs to build, trace and
-# test, and only those that are missing.  Needs root (or sudo).
+# Installs the Debian/Ubuntu packages chatbench needs to build and trace,
+# and with --test also those its tests use, only those that are missing.
+# Needs root (or sudo).
 set -euo pipefail
 
 pkgs=(make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev
-	libjansson-dev libcmocka-dev bats jq bpftrace linux-perf libxml2-utils python3 chromium)
+	libjansson-dev)
+if [ "${1:-}" = --test ]; then
+	pkgs+=(libcmocka-dev bats jq bpftrace linux-perf libxml2-utils
+		python3 chromium util-linux iproute2)
+fi
 # Debian ships bpftool on its own; Ubuntu inside linux-tools.
 if apt-cache show bpftool >/dev/null 2>&1 || ! command -v bpftool >/dev/null; then
 	pkgs+=(bpftool)
@@ -28,5 +33,6 @@ if ! $sudo apt-get install -y -qq "${missing[@]}" >/dev/null; then
 	# Ubuntu names: bpftool comes with the kernel's linux-tools.
 	missing=("${missing[@]/bpftool/linux-tools-common}")
 	missing=("${missing[@]/linux-perf/linux-tools-generic}")
+	missing=("${missing[@]/chromium/chromium-browser}")
 	$sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi

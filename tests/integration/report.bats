@@ -1,0 +1,277 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# chatbench-report on real result files from chat_c --json: the page is
+# well-formed XML, has one run bar per run line (slow runs marked, their
+# causes in words, task names escaped), as many heat-map cells as jq finds
+# non-empty (interval, latency row) pairs in the same JSON, with and
+# without merged intervals, sweep points and the comparison table, and
+# nothing that would make a browser fetch anything.  Then a real browser
+# (Debian's chromium, headless) renders it to a PNG of the expected size
+# that is not blank; without chromium that test skips, unless
+# CHATBENCH_REQUIRE_BROWSER=1.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+REPORT="$BIN/chatbench-report"
+
+# Small real result files, made once: a traced series when BPF can load
+# (plain otherwise), an untraced one, a sweep, and a copy of the traced
+# series in which the diagnosis called run 2 slow because of a task whose
+# name needs escaping (a slow run cannot be provoked reliably on a shared
+# machine; the page shows what the file says, which is what is tested).
+setup_file() {
+	cd "$BATS_FILE_TMPDIR" || return 1
+	"$CHAT_C" --local -q --runs 3 -j traced.json 2 50 >/dev/null 2>&1 ||
+		return 1
+	"$CHAT_C" --local -q --no-trace --runs 2 -j plain.json 2 20 \
+		>/dev/null 2>&1 || return 1
+	"$CHAT_C" --local -q --runs 1 --sweep rooms=1,2 -j sweep.json 1 20 \
+		>/dev/null 2>&1 || return 1
+	jq -c 'if .run == 2 then .slow = true | .causes = [{kind: "outsider_cpu",
+		share: 0.9, figure: "outsider_pct", now: 40, baseline: 5,
+		sentence: "CPU contention by an outsider: <hog&co> took 1.2s",
+		task: "<hog&co>", pid: 4242}] else . end' traced.json >slow.json
+}
+
+setup() {
+	cd "$BATS_FILE_TMPDIR"
+}
+
+# Elements of the page $1 whose class list holds $2, counted by XPath.
+count_class() {
+	xmllint --xpath "count(//*[contains(concat(' ', normalize-space(@class), ' '), ' $2 ')])" "$1"
+}
+
+# Non-empty (column, row) pairs of file $1 with $2 intervals per column,
+# computed apart from the C code: a column is $2 consecutive intervals of
+# one run, a row a half octave of run-queue latency (two per octave:
+# 2 floor(log2 lo), plus one from 1.5 times that power of two).
+hm_pairs() {
+	jq -s --argjson f "$2" '[.[] | select(.run) | (.kernel.intervals // [])
+		| to_entries | group_by(.key / $f | floor) | .[]
+		| [.[].value.rq_buckets[]? | select(.count > 0) | .lo
+		   | if . < 1 then 0 else (log2 | floor) as $e
+		     | $e * 2 + (if . >= 1.5 * pow(2; $e) then 1 else 0 end) end]
+		| unique | length] | add // 0' "$1"
+}
+
+# Everything that could make a browser fetch: there must be none.
+assert_self_contained() {
+	run grep -Eio 'https?:|//|@import|url\(|<script|<link|<img|<iframe|<object|\b(src|href|xlink:href)=' "$1"
+	[ "$status" -eq 1 ]
+}
+
+@test "--help has examples; bad usage and bad files give one line" {
+	run "$REPORT" --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *Usage:* ]]
+	[[ "$output" == *Examples:* ]]
+	run "$REPORT"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"no result files"* ]]
+	run "$REPORT" --bogus plain.json
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	run "$REPORT" --max-columns 0 plain.json
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	run "$REPORT" -o x.html missing.json
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *missing.json* ]]
+	[ ! -e x.html ]
+	echo 'not json' >bad.json
+	run "$REPORT" -o x.html bad.json
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	run "$REPORT" -o /nonexistent/dir/x.html plain.json
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == */nonexistent/dir/x.html* ]]
+}
+
+@test "the page is well-formed, self-contained, one bar per run" {
+	local f runs
+	for f in traced plain sweep slow; do
+		run "$REPORT" -o "$f.html" "$f.json"
+		[ "$status" -eq 0 ]
+		xmllint --noout "$f.html"
+		assert_self_contained "$f.html"
+		runs=$(jq -s '[.[] | select(.run)] | length' "$f.json")
+		[ "$(count_class "$f.html" run-bar)" -eq "$runs" ]
+		[ "$(count_class "$f.html" slow)" -ge \
+			"$(jq -s '[.[] | select(.run and .slow == true)] | length' "$f.json")" ]
+	done
+	# Written to stdout with -o -, the same page.
+	"$REPORT" -o - plain.json >stdout.html
+	cmp stdout.html plain.html
+}
+
+@test "a slow run is marked and explained in words, names escaped" {
+	"$REPORT" -o slow.html slow.json
+	xmllint --noout slow.html
+	[ "$(xmllint --xpath "count(//*[@class='run-bar slow'])" slow.html)" -eq 1 ]
+	[ "$(count_class slow.html run-bar)" -eq 3 ]
+	grep -q 'Run 2 was slow' slow.html
+	grep -q 'another task took the CPUs' slow.html
+	grep -q '&lt;hog&amp;co&gt;' slow.html
+	run grep -c '<hog' slow.html
+	[ "$output" -eq 0 ]
+	# The run's row says SLOW next to its bar.
+	[ "$(xmllint --xpath "count(//tr[@id='g0-run2'][contains(@class, 'slow')]//*[@class='tag'])" slow.html)" -eq 1 ]
+}
+
+@test "heat-map cells: the non-empty (interval, latency row) pairs of the JSON" {
+	require_bpf
+	[ "$(jq -s '[.[] | select(.run) | .kernel.intervals // [] | length] | add' traced.json)" -gt 0 ] ||
+		skip "the series has no intervals (tracing unavailable)"
+	"$REPORT" -o traced.html traced.json
+	[ "$(xmllint --xpath 'string(//*[@data-merge]/@data-merge)' traced.html)" = 1 ]
+	[ "$(count_class traced.html hm-cell)" -eq "$(hm_pairs traced.json 1)" ]
+	[ "$(count_class traced.html hm-cell)" -gt 0 ]
+	# Merged: a budget of 2 columns puts ceil(n / 2) intervals in each.
+	local n f
+	n=$(jq -s '[.[] | select(.run) | .kernel.intervals | length] | add' traced.json)
+	f=$(((n + 1) / 2))
+	"$REPORT" --max-columns 2 -o merged.html traced.json
+	xmllint --noout merged.html
+	[ "$(xmllint --xpath 'string(//*[@data-merge]/@data-merge)' merged.html)" -eq "$f" ]
+	[ "$(count_class merged.html hm-cell)" -eq "$(hm_pairs traced.json "$f")" ]
+	# Untraced: no heat map, and it says why.
+	"$REPORT" -o plain.html plain.json
+	[ "$(count_class plain.html hm-cell)" -eq 0 ]
+	grep -q 'not traced' plain.html
+}
+
+@test "sweeps: a point per value; several files: one table row per file and point" {
+	"$REPORT" -o sweep.html sweep.json
+	grep -q '<h2>Sweep of rooms</h2>' sweep.html
+	# Three charts (throughput, message p99, run-queue p99), two points each.
+	[ "$(count_class sweep.html sweep-point)" -ge 4 ]
+	[ "$(count_class sweep.html sweep-point)" -le 6 ]
+	[ "$(count_class sweep.html run-bar)" -eq 2 ]
+	run "$REPORT" -o cmp.html plain.json traced.json sweep.json
+	[ "$status" -eq 0 ]
+	xmllint --noout cmp.html
+	assert_self_contained cmp.html
+	[ "$(count_class cmp.html cmp-row)" -eq 4 ]
+	[ "$(xmllint --xpath "string(//tr[@class='cmp-row'][1]/td[1])" cmp.html)" = plain ]
+	[ "$(count_class cmp.html run-bar)" -eq 7 ]
+}
+
+# Ten runs of 30 rooms x 1000 messages at their heaviest for the page:
+# 200 intervals of 100 ms each (20 s runs) with every half-octave row
+# from 256 ns to 4 s filled in every interval, full histograms for every
+# role, ten tasks taking CPU, a dip in every run and one slow run.
+WORST='
+def buckets($i): [range(8; 33) as $e | (0, 1) as $h
+	| {lo: (pow(2; $e) * (2 + $h) / 2 | floor),
+	   hi: (pow(2; $e) * (2 + $h) / 2 + pow(2; $e - 4) | floor),
+	   count: (1 + ($i * 7 + $e * 3 + $h) % 97)}];
+def hist: {count: 100000, p50_ns: 1000000, p99_ns: 100000000,
+	buckets: [range(0; 400) as $k | {lo: (1000 + $k * 1000),
+		hi: (2000 + $k * 1000), count: (1 + $k % 13)}]};
+(range(1; 11) as $r
+ | {schema_version: 1, run: $r, ok: true, rooms: 30, messages: 1000,
+    users_per_room: 20, elapsed_s: 20, throughput: (570000 + $r * 1000),
+    slow: ($r == 7),
+    causes: [{kind: "outsider_cpu", share: 1, figure: "outsider_pct",
+	now: 40, baseline: 5, sentence: "task_1 took 4.2s of CPU",
+	task: "task_1", pid: 1001}],
+    dips: [{from_s: 3.1, to_s: 3.5, throughput: 100000, median: 570000,
+	sentence: "rq p99 2.27s vs 596.1ms"}],
+    latency: hist,
+    kernel: {roles: ([("cli_snd", "cli_rcv", "srv_rcv", "srv_snd", "other",
+		"ksoftirqd") | {key: ., value: {rq_latency: hist}}]
+		| from_entries),
+	stealers: [range(0; 10) as $n | {comm: "task_\($n)", pid: (1000 + $n),
+		ns: (1000000 * (20 - $n)), cpus: [0, 1], is_benchmark: false,
+		role: null}],
+	sockets: {client: {rq_bytes: hist}, server: {rq_bytes: hist}},
+	intervals: [range(0; 200) as $i | {start_ns: ($i * 100000000),
+		duration_ns: 100000000, messages: 57000, throughput: 570000,
+		rq_p99_ns: 100000000, rq_buckets: buckets($i + $r)}]}}),
+{summary: {schema_version: 1, runs: 10, runs_attempted: 10, avg: 575500,
+	min: 571000, max: 580000, median: 575500, rooms: 30, messages: 1000,
+	users_per_room: 20, cpus: 2, tracing: "on", interrupted: false}}'
+
+@test "10 runs of 30 rooms x 1000 messages weigh well under 1 MB" {
+	jq -nc "$WORST" >worst.json
+	"$REPORT" -o worst.html worst.json
+	xmllint --noout worst.html
+	[ "$(count_class worst.html run-bar)" -eq 10 ]
+	# 2000 intervals in 150 columns: 14 a column, 15 columns a run.
+	[ "$(xmllint --xpath 'string(//*[@data-merge]/@data-merge)' worst.html)" -eq 14 ]
+	[ "$(count_class worst.html hm-cell)" -eq "$(hm_pairs worst.json 14)" ]
+	[ "$(stat -c %s worst.html)" -lt 600000 ]
+}
+
+@test "chat_c --report and chatbench-report on its --json give the same page" {
+	run "$CHAT_C" --local -q --runs 2 -j same.json --report same.html 2 20
+	[ "$status" -eq 0 ]
+	xmllint --noout same.html
+	[ "$(count_class same.html run-bar)" -eq 2 ]
+	"$REPORT" -o again.html same.json
+	# Only the line naming the file read differs.
+	diff <(grep -v 'class="meta"' same.html) <(grep -v 'class="meta"' again.html)
+}
+
+# PNG: the size from IHDR, then the filtered pixel bytes.  A page of one
+# colour leaves only a handful of byte values whatever the row filters
+# (the colour itself, or zero differences); a rendered report has most.
+png_check() {
+	python3 - "$1" "$2" "$3" <<'EOF'
+import struct, sys, zlib
+path, want_w, want_h = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+d = open(path, 'rb').read()
+assert d[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+pos, idat, w, h = 8, b'', 0, 0
+while pos < len(d):
+    n, kind = struct.unpack('>I4s', d[pos:pos + 8])
+    body = d[pos + 8:pos + 8 + n]
+    pos += 12 + n
+    if kind == b'IHDR':
+        w, h = struct.unpack('>II', body[:8])
+    elif kind == b'IDAT':
+        idat += body
+assert (w, h) == (want_w, want_h), 'size %dx%d' % (w, h)
+values = len(set(zlib.decompress(idat)))
+assert values > 64, 'looks blank: %d byte values' % values
+print('%dx%d, %d bytes, %d byte values' % (w, h, len(d), values))
+EOF
+}
+
+@test "headless chromium renders the page to a non-blank 1200x1600 PNG" {
+	local browser
+	browser=$(command -v chromium || command -v chromium-browser || true)
+	if [ -z "$browser" ]; then
+		[ "${CHATBENCH_REQUIRE_BROWSER:-0}" = 1 ] && {
+			echo "chromium required (CHATBENCH_REQUIRE_BROWSER=1) but not installed" >&2
+			return 1
+		}
+		skip "chromium not installed"
+	fi
+	"$REPORT" -o slow.html slow.json
+	# Name resolution mapped to nowhere: the page must not need any.
+	run timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+		--disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync --hide-scrollbars \
+		--host-resolver-rules='MAP * ~NOTFOUND' \
+		--user-data-dir="$BATS_TEST_TMPDIR/profile" \
+		--screenshot="$BATS_TEST_TMPDIR/page.png" --window-size=1200,1600 \
+		"file://$BATS_FILE_TMPDIR/slow.html"
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %s "$BATS_TEST_TMPDIR/page.png")" -gt 20000 ]
+	png_check "$BATS_TEST_TMPDIR/page.png" 1200 1600
+}
+
+@test "the example in tests/golden is a well-formed page and its picture" {
+	local g="$BATS_TEST_DIRNAME/../golden"
+	xmllint --noout "$g/report-example.html"
+	assert_self_contained "$g/report-example.html"
+	[ "$(count_class "$g/report-example.html" run-bar)" -gt 1 ]
+	[ "$(count_class "$g/report-example.html" slow)" -ge 1 ]
+	png_check "$g/report-example.png" 1200 1600
+}

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the HTML report (src/report_html.c): the escaping of text
+ * that comes from the kernel (task names may hold anything), the heat-map
+ * row of a bucket, and a tiny result file whose page must hold one run
+ * bar per run (the slow one marked), exactly the non-empty heat-map cells
+ * counted by hand, with and without merged intervals, the task name
+ * escaped, and nothing that would make a browser fetch anything.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "report_html.h"
+#include "results.h"
+
+static void test_escape(void **state)
+{
+	char buf[128];
+	size_t n;
+
+	(void)state;
+	n = report_html_escape(buf, sizeof(buf), "<a href=\"x\">&'</a>");
+	assert_string_equal(buf,
+			    "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+	assert_int_equal(n, strlen(buf));
+	/* Control codes XML cannot hold; tab and line breaks stay. */
+	report_html_escape(buf, sizeof(buf), "a\x01" "b\tc\nd\x7f");
+	assert_string_equal(buf, "a?b\tc\nd?");
+	/* Well-formed UTF-8 passes; broken bytes become U+FFFD. */
+	report_html_escape(buf, sizeof(buf), "µs ✓");
+	assert_string_equal(buf, "µs ✓");
+	report_html_escape(buf, sizeof(buf), "x\xff" "y\xc3");
+	assert_string_equal(buf, "x\xef\xbf\xbdy\xef\xbf\xbd");
+	/* Overlong '/', a surrogate, U+FFFF: refused by XML parsers. */
+	report_html_escape(buf, sizeof(buf), "\xc0\xaf|\xed\xa0\x80|\xef\xbf\xbf");
+	assert_string_equal(buf, "\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	/* Like snprintf: the whole length back, the buffer cut and ended. */
+	n = report_html_escape(buf, 6, "a<b<c");
+	assert_int_equal(n, strlen("a&lt;b&lt;c"));
+	assert_string_equal(buf, "a&lt;");
+	assert_int_equal(report_html_escape(NULL, 0, "&&"), 10);
+	report_html_escape(buf, sizeof(buf), "");
+	assert_string_equal(buf, "");
+}
+
+static void test_hm_row(void **state)
+{
+	(void)state;
+	assert_int_equal(report_hm_row(0), 0);
+	assert_int_equal(report_hm_row(1), 0);
+	assert_int_equal(report_hm_row(2), 2);
+	assert_int_equal(report_hm_row(3), 3);
+	assert_int_equal(report_hm_row(1024), 20);
+	assert_int_equal(report_hm_row(1535), 20);
+	assert_int_equal(report_hm_row(1536), 21);
+	assert_int_equal(report_hm_row(2047), 21);
+	assert_int_equal(report_hm_row(2048), 22);
+	/* A kernel bucket [1088, 1152) lies in the row of its lo. */
+	assert_int_equal(report_hm_row(1088), 20);
+	assert_int_equal(report_hm_row(UINT64_MAX), 127);
+}
+
+/*
+ * Three runs: run 1 traced with two intervals (cells: rows 20 and 21,
+ * then row 20 twice, so 3), run 2 slow with one interval (1 cell) and an
+ * outsider whose name needs escaping, run 3 untraced.
+ */
+static const char *const lines[] = {
+	"{\"schema_version\":1,\"run\":1,\"ok\":true,\"rooms\":2,\"messages\":20,"
+	"\"users_per_room\":20,\"elapsed_s\":0.2,\"throughput\":1000,"
+	"\"slow\":false,\"latency\":{\"count\":5,\"p99_ns\":2000,\"buckets\":"
+	"[{\"lo\":1024,\"hi\":1088,\"count\":5}]},"
+	"\"kernel\":{\"roles\":{\"cli_rcv\":{\"rq_latency\":{\"count\":7,"
+	"\"buckets\":[{\"lo\":1024,\"hi\":1088,\"count\":7}]}}},"
+	"\"stealers\":[{\"comm\":\"srv_snd\",\"pid\":0,\"ns\":5000000,"
+	"\"is_benchmark\":true,\"role\":\"srv_snd\"}],"
+	"\"intervals\":["
+	"{\"start_ns\":0,\"duration_ns\":100000000,\"messages\":100,"
+	"\"rq_p99_ns\":1500,\"rq_buckets\":[{\"lo\":1024,\"hi\":1088,\"count\":3},"
+	"{\"lo\":1536,\"hi\":1600,\"count\":2}]},"
+	"{\"start_ns\":100000000,\"duration_ns\":100000000,\"messages\":100,"
+	"\"rq_p99_ns\":1100,\"rq_buckets\":[{\"lo\":1024,\"hi\":1088,\"count\":1},"
+	"{\"lo\":1088,\"hi\":1152,\"count\":1}]}]}}\n",
+	"{\"schema_version\":1,\"run\":2,\"ok\":true,\"rooms\":2,\"messages\":20,"
+	"\"users_per_room\":20,\"elapsed_s\":0.4,\"throughput\":500,"
+	"\"slow\":true,\"causes\":[{\"kind\":\"outsider_cpu\",\"share\":1,"
+	"\"figure\":\"outsider_pct\",\"now\":40,\"baseline\":5,"
+	"\"sentence\":\"<evil&comm> took the CPU\",\"task\":\"<evil&comm>\","
+	"\"pid\":42}],"
+	"\"kernel\":{\"roles\":{\"cli_rcv\":{\"rq_latency\":{\"count\":7,"
+	"\"buckets\":[{\"lo\":1048576,\"hi\":1114112,\"count\":7}]}}},"
+	"\"stealers\":[{\"comm\":\"<evil&comm>\",\"pid\":42,\"ns\":300000000,"
+	"\"is_benchmark\":false,\"role\":null}],"
+	"\"intervals\":[{\"start_ns\":0,\"duration_ns\":400000000,"
+	"\"messages\":200,\"rq_p99_ns\":1100000,\"rq_buckets\":["
+	"{\"lo\":1048576,\"hi\":1114112,\"count\":7}]}]}}\n",
+	"{\"schema_version\":1,\"run\":3,\"ok\":true,\"rooms\":2,\"messages\":20,"
+	"\"users_per_room\":20,\"elapsed_s\":0.2,\"throughput\":1000,"
+	"\"slow\":false}\n",
+	"{\"summary\":{\"schema_version\":1,\"runs\":3,\"runs_attempted\":3,"
+	"\"avg\":833.3,\"min\":500,\"max\":1000,\"median\":1000,\"rooms\":2,"
+	"\"messages\":20,\"users_per_room\":20,\"kernel_release\":\"6.1<x>\","
+	"\"host\":\"h&h\",\"cpus\":2,\"command_line\":\"chat_c --local 2 20\","
+	"\"tracing\":\"on\",\"interrupted\":false}}\n",
+};
+
+struct tmp {
+	char dir[64];
+	char json[128];
+	char html[128];
+};
+
+static int setup(void **state)
+{
+	struct tmp *t = calloc(1, sizeof(*t));
+	FILE *f;
+	size_t i;
+
+	if (!t)
+		return -1;
+	snprintf(t->dir, sizeof(t->dir), "/tmp/test_report.XXXXXX");
+	if (!mkdtemp(t->dir)) {
+		free(t);
+		return -1;
+	}
+	snprintf(t->json, sizeof(t->json), "%s/r.json", t->dir);
+	snprintf(t->html, sizeof(t->html), "%s/r.html", t->dir);
+	f = fopen(t->json, "w");
+	if (!f)
+		return -1;
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		fputs(lines[i], f);
+	if (fclose(f))
+		return -1;
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct tmp *t = *state;
+
+	unlink(t->json);
+	unlink(t->html);
+	rmdir(t->dir);
+	free(t);
+	return 0;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *s;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	s = calloc(1, (size_t)n + 1);
+	assert_non_null(s);
+	assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	return s;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (; (hay = strstr(hay, needle)); hay += strlen(needle))
+		n++;
+	return n;
+}
+
+static void render(struct tmp *t, size_t max_columns, char **page)
+{
+	struct report_opts o = { .max_columns = max_columns };
+	struct result_file f;
+	char err[256] = "";
+
+	assert_int_equal(results_load(t->json, &f, err, sizeof(err)), 0);
+	assert_int_equal(report_html_write_opts(t->html, &f, 1, &o, err,
+						sizeof(err)), 0);
+	results_free(&f);
+	*page = slurp(t->html);
+}
+
+static void test_page(void **state)
+{
+	struct tmp *t = *state;
+	char *page;
+
+	render(t, 0, &page);
+	assert_int_equal(count(page, "class=\"run-bar"), 3);
+	assert_int_equal(count(page, "class=\"run-bar slow\""), 1);
+	assert_int_equal(count(page, "class=\"hm-cell"), 4);
+	assert_non_null(strstr(page, "data-merge=\"1\""));
+	assert_non_null(strstr(page, "data-intervals=\"3\""));
+	/* The verdict names the run and the task, escaped. */
+	assert_non_null(strstr(page, "Run 2 was slow"));
+	assert_non_null(strstr(page, "another task took the CPUs"));
+	assert_non_null(strstr(page, "&lt;evil&amp;comm&gt;"));
+	assert_null(strstr(page, "<evil"));
+	assert_non_null(strstr(page, "6.1&lt;x&gt;"));
+	assert_non_null(strstr(page, "h&amp;h"));
+	/* Self-contained: nothing a browser would fetch. */
+	assert_null(strstr(page, "http"));
+	assert_null(strstr(page, "//"));
+	assert_null(strstr(page, "url("));
+	assert_null(strstr(page, "@import"));
+	assert_null(strstr(page, "<script"));
+	assert_non_null(strstr(page, "</html>\n"));
+	free(page);
+}
+
+static void test_merged(void **state)
+{
+	struct tmp *t = *state;
+	char *page;
+
+	/* One column: ceil(3 / 1) = 3 intervals per column, within a run. */
+	render(t, 1, &page);
+	assert_non_null(strstr(page, "data-merge=\"3\""));
+	assert_non_null(strstr(page, "data-columns=\"2\""));
+	assert_int_equal(count(page, "class=\"hm-cell"), 3);
+	assert_int_equal(count(page, "class=\"run-bar"), 3);
+	free(page);
+}
+
+static void test_errors(void **state)
+{
+	struct tmp *t = *state;
+	struct result_file f;
+	char err[256] = "";
+
+	assert_int_equal(report_html_write(t->html, NULL, 0, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "no result files"));
+	assert_int_equal(results_load(t->json, &f, err, sizeof(err)), 0);
+	assert_int_equal(report_html_write("/nonexistent/dir/r.html", &f, 1,
+					   err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent/dir/r.html"));
+	assert_int_equal(access("/nonexistent/dir/r.html.tmp", F_OK), -1);
+	results_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_hm_row),
+		cmocka_unit_test_setup_teardown(test_page, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_merged, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
