@@ -109,11 +109,11 @@ $(OUT)/chat_c: $(call obj,$(CLIENT) chat_c)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS_BPF) $(LDLIBS)
 
-$(OUT)/chatbench-compare: tools/compare.c $(call obj,results stats) \
+$(OUT)/chatbench-compare: tools/compare.c $(call obj,results stats numarg) \
 		$(wildcard src/*.h) | $(OUT)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $< \
-		$(call obj,results stats) -o $@ $(LDLIBS)
+		$(call obj,results stats numarg) -o $@ $(LDLIBS)
 
 # The report renders with the same object chat_c --report links.
 REPORT_OBJS := $(call obj,results stats numarg report_html)

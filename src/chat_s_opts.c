@@ -174,13 +174,8 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 			printf("chat_s (chatbench) %s, protocol of chat %s\n",
 			       CHATBENCH_VERSION, CHAT_VERSION);
 			return OPTS_EXIT;
-		case ':':
-			snprintf(err, len, "option %s needs a value",
-				 argv[optind - 1]);
-			return OPTS_ERROR;
 		default:
-			snprintf(err, len, "unknown option '%s' (see --help)",
-				 argv[optind - 1]);
+			opt_error(c, argv, err, len);
 			return OPTS_ERROR;
 		}
 	}

@@ -337,13 +337,8 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 			printf("chat_c (chatbench) %s, protocol of chat %s\n",
 			       CHATBENCH_VERSION, CHAT_VERSION);
 			return COPTS_EXIT;
-		case ':':
-			snprintf(err, len, "option %s needs a value",
-				 argv[optind - 1]);
-			return COPTS_ERROR;
 		default:
-			snprintf(err, len, "unknown option '%s' (see --help)",
-				 argv[optind - 1]);
+			opt_error(c, argv, err, len);
 			return COPTS_ERROR;
 		}
 	}

@@ -4,6 +4,7 @@
  * "10x", "" and "99999999999" are refused the same way everywhere.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,4 +25,16 @@ int parse_long(const char *s, const char *name, long lo, long hi, long *out,
 	}
 	*out = v;
 	return 0;
+}
+
+void opt_error(int c, char **argv, char *err, size_t len)
+{
+	if (c == ':')
+		snprintf(err, len, "option %s needs a value (see --help)",
+			 argv[optind - 1]);
+	else if (optopt)
+		snprintf(err, len, "unknown option '-%c' (see --help)", optopt);
+	else
+		snprintf(err, len, "unknown option '%s' (see --help)",
+			 argv[optind - 1]);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "proto.h"
+#include "numarg.h"
 #include "results.h"
 
 #define PROG	"chatbench-compare"
@@ -83,6 +84,7 @@ struct row {
 
 static int parse_args(int argc, char **argv, struct opts *o)
 {
+	char err[160];
 	static const struct option longopts[] = {
 		{ "base", required_argument, NULL, 'b' },
 		{ "csv", no_argument, NULL, 'c' },
@@ -135,17 +137,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'V':
 			printf(PROG " (chatbench) %s\n", CHATBENCH_VERSION);
 			return EXIT_SUCCESS;
-		case ':':
-			fprintf(stderr, PROG ": %s needs a value (see --help)\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			if (optopt)
-				fprintf(stderr, PROG ": unknown option '-%c' (see --help)\n",
-					optopt);
-			else
-				fprintf(stderr, PROG ": unknown option '%s' (see --help)\n",
-					argv[optind - 1]);
+			opt_error(c, argv, err, sizeof(err));
+			fprintf(stderr, PROG ": %s\n", err);
 			return EXIT_USAGE;
 		}
 	}

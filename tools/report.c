@@ -95,17 +95,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		case 'V':
 			printf(PROG " (chatbench) %s\n", CHATBENCH_VERSION);
 			return EXIT_SUCCESS;
-		case ':':
-			fprintf(stderr, PROG ": %s needs a value (see --help)\n",
-				argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			if (optopt)
-				fprintf(stderr, PROG ": unknown option '-%c' (see --help)\n",
-					optopt);
-			else
-				fprintf(stderr, PROG ": unknown option '%s' (see --help)\n",
-					argv[optind - 1]);
+			opt_error(c, argv, err, sizeof(err));
+			fprintf(stderr, PROG ": %s\n", err);
 			return EXIT_USAGE;
 		}
 	}
