@@ -460,6 +460,13 @@ static __always_inline int on_softirq(__u32 vec, bool entry)
 		return 0;
 	d = now - cs->softirq_start;
 	cs->softirq_start = 0;
+	/*
+	 * The pair is attached only in windows: an entry whose exit fell
+	 * outside the last window leaves a stale start.  One softirq pass
+	 * is bounded by the kernel (~2 ms), so anything long is that.
+	 */
+	if (d > 50000000)
+		return 0;
 	if (d > 0) {
 		st->softirq_ns[vec] += d;
 		st->softirq_cnt[vec]++;
