@@ -272,11 +272,7 @@ int main(int argc, char **argv)
 		cpuset_format(&o.cpus, io.client_cpus, sizeof(io.client_cpus));
 	else
 		snprintf(io.client_cpus, sizeof(io.client_cpus), "all");
-	if (!o.quiet)
-		fprintf(text, "Placement          : client cpus %s%s; server model %s, cpus %s%s\n",
-			io.client_cpus, o.pin ? " (pinned)" : "",
-			io.server.model, io.server.cpus,
-			io.server.pin ? " (pinned)" : "");
+
 	io.baseline = baseline;
 	for (i = 0; i < npoints && !client_stopped(ctx); i++) {
 		set_point(&o, &base, &series[i], i);
@@ -288,6 +284,12 @@ int main(int argc, char **argv)
 	}
 	if (o.sweep_param)
 		study_print_sweep(text, series, done);
+	/* After the results: the original's lines come first. */
+	if (!o.quiet)
+		fprintf(text, "Placement          : client cpus %s%s; server model %s, cpus %s%s\n",
+			io.client_cpus, o.pin ? " (pinned)" : "",
+			io.server.model, io.server.cpus,
+			io.server.pin ? " (pinned)" : "");
 	if (o.report_path && write_report(json, o.json_path, o.report_path,
 					  err, sizeof(err))) {
 		fprintf(stderr, "chat_c: %s\n", err);

@@ -326,7 +326,7 @@ static int control_spoke(int ctl, int wait_ms, uint8_t *first, char *why,
 			 size_t len)
 {
 	char reason[CHAT_REASON_MAX + 1];
-	ssize_t r;
+	ssize_t r, i;
 
 	if (net_wait_readable(ctl, wait_ms) <= 0)
 		return 0;
@@ -347,6 +347,10 @@ static int control_spoke(int ctl, int wait_ms, uint8_t *first, char *why,
 	net_set_timeouts(ctl, 1000);
 	r = net_read_full(ctl, reason, CHAT_REASON_MAX);
 	reason[r > 0 ? r : 0] = '\0';
+	/* A hostile server's bytes must not drive the user's terminal. */
+	for (i = 0; reason[i]; i++)
+		if (reason[i] < 0x20 || reason[i] > 0x7e)
+			reason[i] = '?';
 	snprintf(why, len, "the server refused the run: %s",
 		 r > 0 ? reason : "no reason given");
 	return 1;
@@ -435,6 +439,15 @@ static int start_threads(struct cli_run *run)
 			break;
 	}
 	pthread_attr_destroy(&attr);
+	if (err == EAGAIN) {
+		char why[CHAT_REASON_MAX];
+
+		/* Thread 2i+1 is user i's sender, 2i+2 its receiver. */
+		limits_thread_error(err, 2UL * i + (run->conns[i].snd_up ? 2 : 1),
+				    2UL * run->nconn, why, sizeof(why));
+		run_fail(run, "%s", why);
+		return -1;
+	}
 	if (err) {
 		run_fail(run, "cannot create or place thread %u of %u: %s",
 			 2 * i + 1, 2 * run->nconn, strerror(err));

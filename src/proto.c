@@ -94,6 +94,18 @@ int proto_check_start(const struct chat_start *s, const struct chat_caps *caps,
 			 s->users, CHAT_MIN_USERS, CHAT_MAX_USERS);
 		return -1;
 	}
+	/*
+	 * The cap on rooms is a cap on connections: a room of 1000 users
+	 * must not buy 50 times what --max-rooms allows.
+	 */
+	if (s->users > CHAT_USERS_PER_ROOM && s->rooms <= caps->max_rooms &&
+	    (int64_t)s->rooms * s->users >
+		    (int64_t)caps->max_rooms * CHAT_USERS_PER_ROOM) {
+		snprintf(why, len,
+			 "%d rooms x %d users above the cap of %d connections (--max-rooms x 20)",
+			 s->rooms, s->users, caps->max_rooms * CHAT_USERS_PER_ROOM);
+		return -1;
+	}
 	if (s->rooms > caps->max_rooms) {
 		snprintf(why, len, "rooms = %d above the cap of %d (--max-rooms)",
 			 s->rooms, caps->max_rooms);

@@ -113,3 +113,23 @@ int limits_thread_attr(pthread_attr_t *attr)
 	}
 	return 0;
 }
+
+void limits_thread_error(int err, unsigned long nth, unsigned long need,
+			 char *buf, size_t len)
+{
+	char nproc[24] = "unlimited";
+	struct rlimit rl;
+
+	if (err != EAGAIN) {
+		snprintf(buf, len, "cannot create thread %lu of %lu: %s", nth,
+			 need, strerror(err));
+		return;
+	}
+	if (!getrlimit(RLIMIT_NPROC, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(nproc, sizeof(nproc), "%llu",
+			 (unsigned long long)rl.rlim_cur);
+	snprintf(buf, len,
+		 "cannot create thread %lu of %lu: RLIMIT_NPROC (ulimit -u) %s counts all tasks of uid %u; or kernel.threads-max %ld, or the cgroup's pids.max",
+		 nth, need, nproc, (unsigned int)getuid(),
+		 read_long("/proc/sys/kernel/threads-max"));
+}

@@ -19,5 +19,13 @@ int limits_ensure_fds(unsigned long need, char *err, size_t len);
 /* Whether need more threads fit under threads-max, pid_max and NPROC. */
 int limits_check_threads(unsigned long need, char *err, size_t len);
 int limits_thread_attr(pthread_attr_t *attr);
+/*
+ * The sentence for a failed pthread_create of thread nth of need.  For
+ * EAGAIN it names the limits that may stand in the way: RLIMIT_NPROC
+ * counts every task of the real uid, which the check before the run
+ * cannot see, so a run can pass that check and still fail here.
+ */
+void limits_thread_error(int err, unsigned long nth, unsigned long need,
+			 char *buf, size_t len);
 
 #endif

@@ -168,14 +168,53 @@ static void run_free(struct srv_run *run)
 	free(run);
 }
 
-static int accept_users(struct srv_run *run, int lfd, int timeout_ms)
+/*
+ * wait_listen() that also watches the control connection.  A client that
+ * dies (or gives up) while its users connect closes it; every connection
+ * accepted after that belongs to the next client, which would be taken
+ * for this run's users and then fail with it.  Only POLLRDHUP is asked
+ * for on ctl, so stray bytes from the client cannot make the wait spin.
+ * 1 a user is waiting, 0 timed out, -1 stop or error, -2 ctl closed.
+ */
+static int wait_users(int lfd, int ctl, int timeout_ms)
+{
+	struct pollfd p[2] = { { .fd = lfd, .events = POLLIN },
+			       { .fd = ctl, .events = POLLRDHUP } };
+	int waited = 0;
+
+	for (;;) {
+		int r = poll(p, 2, TICK_MS);
+
+		if (stop_requested)
+			return -1;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		/* ctl first: its FIN was queued before the next client's SYNs. */
+		if (r > 0 && (p[1].revents & (POLLRDHUP | POLLHUP | POLLERR)))
+			return -2;
+		if (r > 0 && p[0].revents)
+			return 1;
+		if (r == 0) {
+			waited += TICK_MS;
+			if (timeout_ms >= 0 && waited >= timeout_ms)
+				return 0;
+		}
+	}
+}
+
+static int accept_users(struct srv_run *run, int lfd, int ctl, int timeout_ms)
 {
 	unsigned int i;
 
 	for (i = 0; i < run->nconn; i++) {
-		int r = wait_listen(lfd, timeout_ms);
+		int r = wait_users(lfd, ctl, timeout_ms);
 		int fd;
 
+		if (r == -2) {
+			srv_run_fail(run, "client closed the control connection after %u of %u data connections",
+				     i, run->nconn);
+			return -1;
+		}
 		if (r <= 0) {
 			srv_run_fail(run, r ? "stopped while accepting users" :
 				 "only %u of %u data connections arrived within %d ms",
@@ -305,7 +344,7 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 		refuse(ctl, peer, "out of memory for the run");
 		return;
 	}
-	if (accept_users(run, lfd, o->timeout_ms) || run->model->start(run, o)) {
+	if (accept_users(run, lfd, ctl, o->timeout_ms) || run->model->start(run, o)) {
 		refuse(ctl, peer, run->why);
 		goto out;
 	}
@@ -324,6 +363,8 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 	else if (done != CHAT_CTL_DONE)
 		srv_run_fail(run, "end of run byte 0x%02x instead of 0x22", done);
 report:
+	/* Workers may still count (0x11 failed): join them before reading. */
+	run->model->finish(run);
 	run_totals(run, &rx, &tx);
 	if (atomic_load(&run->failed))
 		log_line("run %ld from %s aborted: %s (%llu messages received, %llu sent)",

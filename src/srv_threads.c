@@ -181,8 +181,11 @@ static int threads_start(struct srv_run *run, const struct server_opts *o)
 	}
 	pthread_attr_destroy(&attr);
 	if (err) {
-		srv_run_fail(run, "cannot create thread %u of %u: %s",
-			     run->workers + 1, 2 * run->nconn, strerror(err));
+		char why[CHAT_REASON_MAX];
+
+		limits_thread_error(err, run->workers + 1, 2UL * run->nconn,
+				    why, sizeof(why));
+		srv_run_fail(run, "%s", why);
 		return -1;
 	}
 	return 0;

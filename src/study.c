@@ -5,6 +5,7 @@
  * sweep table comes last and puts throughput next to message latency and
  * the main kernel figures of each point.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,9 +115,12 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 			fprintf(stderr, "chat_c: run %ld failed: %s\n", i + 1,
 				r->error);
 		}
-		if (io->json && json_out_run(io->json, r))
-			fprintf(stderr, "chat_c: writing JSON to %s failed\n",
-				io->json_path);
+		if (io->json && json_out_run(io->json, r)) {
+			/* Measuring on without a place to keep it is waste. */
+			fprintf(stderr, "chat_c: writing JSON to %s failed: %s\n",
+				io->json_path, strerror(errno));
+			break;
+		}
 		if (!r->ok)
 			break;
 	}

@@ -19,20 +19,25 @@ SECTIONS=${BENCH_ONLY:-throughput overhead bpftrace models}
 C="$OUT/chat_c"
 S="$OUT/chat_s"
 tmp=$(mktemp -d)
-port=$((20000 + RANDOM % 20000))
+port=
 srv=
 
 cleanup() {
 	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
 	rm -rf "$tmp"
+	return 0
 }
 trap cleanup EXIT
 
+# A server on a port the kernel picks, told to us through a FIFO.
 start_server() {
 	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
-	"$S" -q "$@" 127.0.0.1 "$port" &
+	rm -f "$tmp/ready"
+	mkfifo "$tmp/ready"
+	"$S" -q --ready-fd 3 "$@" 127.0.0.1 0 3>"$tmp/ready" &
 	srv=$!
-	sleep 0.3
+	read -r -t 5 port <"$tmp/ready"
+	[ -n "$port" ] || { echo "bench: chat_s did not start" >&2; exit 1; }
 }
 
 # One run; prints its JSON run object.
@@ -87,7 +92,7 @@ if has overhead; then
 		: >"$tmp/traced"
 		pairs "traced/untraced ${ROOMS}x${MSGS}" "one --no-trace" \
 			"one --trace | tee -a $tmp/traced"
-		jq -r '.kernel.cost.cpu_share' "$tmp/traced" | awk -v tag="${ROOMS}x${MSGS}" \
+		jq -r '.kernel.bpf_cost.cpu_share' "$tmp/traced" | awk -v tag="${ROOMS}x${MSGS}" \
 			'{ s += $1; n++ } END { if (n) printf "bpf cpu share %-6s: %.2f %% of the run'"'"'s CPU time (mean of %d runs)\n", tag, 100 * s / n, n }'
 	done
 fi

@@ -10,7 +10,7 @@ pkgs=(make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev
 	libjansson-dev)
 if [ "${1:-}" = --test ]; then
 	pkgs+=(libcmocka-dev bats jq bpftrace linux-perf libxml2-utils
-		python3 chromium util-linux iproute2)
+		python3 chromium util-linux iproute2 libclang-rt-dev)
 fi
 # Debian ships bpftool on its own; Ubuntu inside linux-tools.
 if apt-cache show bpftool >/dev/null 2>&1 || ! command -v bpftool >/dev/null; then
@@ -34,5 +34,6 @@ if ! $sudo apt-get install -y -qq "${missing[@]}" >/dev/null; then
 	missing=("${missing[@]/bpftool/linux-tools-common}")
 	missing=("${missing[@]/linux-perf/linux-tools-generic}")
 	missing=("${missing[@]/chromium/chromium-browser}")
+	missing=("${missing[@]/libclang-rt-dev/libclang-common-14-dev}")
 	$sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi

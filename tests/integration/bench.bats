@@ -95,7 +95,8 @@ teardown() {
 @test "threads are named by role" {
 	"$CHAT_C" -q --no-trace 127.0.0.1 2 100000 "$SRV_PORT" >/dev/null &
 	cpid=$!
-	sleep 0.5
+	wait_threads $cpid cli_rcv 40
+	wait_threads $SRV_PID srv_snd 40
 	# Frozen mid-run, every worker of both sides is alive.
 	kill -STOP $cpid
 	names=$(cat /proc/$cpid/task/*/comm /proc/$SRV_PID/task/*/comm |

@@ -63,3 +63,15 @@ require_bpf() {
 		skip "BPF not available (needs root and BTF)"
 	fi
 }
+
+# Waits (up to 20 s) until process $1 has $3 threads named $2: thread
+# creation is slow under sanitizers, so a fixed sleep is not enough.
+wait_threads() {
+	local i n
+	for i in $(seq 200); do
+		n=$(cat /proc/"$1"/task/*/comm 2>/dev/null | grep -cx "$2" || true)
+		[ "$n" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}

@@ -65,7 +65,7 @@ allowed_of() {
 	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 	"$CHAT_C" -q --no-trace --cpus 1 127.0.0.1 2 100000 "$SRV_PORT" >/dev/null &
 	cpid=$!
-	sleep 0.5
+	wait_threads $cpid cli_rcv 40
 	kill -STOP $cpid
 	a=$(allowed_of $cpid cli_snd; allowed_of $cpid cli_rcv)
 	kill -KILL $cpid
@@ -75,7 +75,7 @@ allowed_of() {
 
 	"$CHAT_C" -q --no-trace --cpus 0-1 --pin 127.0.0.1 2 100000 "$SRV_PORT" >/dev/null &
 	cpid=$!
-	sleep 0.5
+	wait_threads $cpid cli_rcv 40
 	kill -STOP $cpid
 	a=$(allowed_of $cpid cli_snd; allowed_of $cpid cli_rcv)
 	kill -KILL $cpid

@@ -66,6 +66,13 @@ static void test_start_users_extension(void **state)
 	proto_decode_start_ext(buf + CHAT_START_LEN, &out);
 	assert_int_equal(proto_check_start(&out, &caps, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "users per room = 1"));
+	/* Big rooms count against --max-rooms as connections. */
+	in.rooms = 500;
+	in.users = 41;
+	assert_int_equal(proto_check_start(&in, &caps, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "cap of 20000 connections"));
+	in.users = 40;
+	assert_int_equal(proto_check_start(&in, &caps, why, sizeof(why)), 0);
 }
 
 static void test_start_negative_from_wire(void **state)
