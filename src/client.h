@@ -30,6 +30,7 @@ struct client_opts {
 	int messages;
 	int users;		/* per room: 20, the original's fixed size */
 	long runs;
+	unsigned int pause_ms;	/* idle time between runs */
 	int timeout_ms;
 	const char *json_path;
 	const char *report_path;	/* --report FILE.html */

@@ -23,6 +23,7 @@ static const char usage[] =
 	"server echoes to the 19 others; port 9999.  Prints messages per second.\n"
 	"\n"
 	"  -r, --runs N           repeat the run N times, then a summary (1)\n"
+	"      --pause MS         idle time between runs (0)\n"
 	"  -j, --json FILE        one JSON object per run and a summary line;\n"
 	"                         '-' for stdout (the text then goes to stderr)\n"
 	"      --report FILE      a self-contained HTML report (heat maps, causes)\n"
@@ -69,6 +70,7 @@ enum {
 	OPT_SERVER_CPUS,
 	OPT_SERVER_PIN,
 	OPT_REPORT,
+	OPT_PAUSE,
 	OPT_TRACE,
 	OPT_NO_TRACE,
 	OPT_SERVER_PID,
@@ -210,6 +212,7 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 		{ "server-cpus", required_argument, NULL, OPT_SERVER_CPUS },
 		{ "server-pin", no_argument, NULL, OPT_SERVER_PIN },
 		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "pause", required_argument, NULL, OPT_PAUSE },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "trace", no_argument, NULL, OPT_TRACE },
@@ -288,6 +291,12 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 			break;
 		case OPT_SERVER_PIN:
 			o->server_pin = true;
+			break;
+		case OPT_PAUSE:
+			if (parse_long(optarg, "--pause", 0, 600000, &v, err,
+				       len))
+				return COPTS_ERROR;
+			o->pause_ms = (unsigned int)v;
 			break;
 		case OPT_REPORT:
 			if (!*optarg || !strcmp(optarg, "-")) {

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "baseline.h"
 #include "diag_out.h"
@@ -79,6 +80,18 @@ out:
 	free(v);
 }
 
+/* --pause, in slices so that SIGINT still ends the study at once. */
+static int pause_between(struct client_ctx *ctx, unsigned int ms)
+{
+	while (ms && !client_stopped(ctx)) {
+		unsigned int slice = ms < 50 ? ms : 50;
+
+		usleep(slice * 1000);
+		ms -= slice;
+	}
+	return client_stopped(ctx) ? -1 : 0;
+}
+
 int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 		     struct series *s, const struct study_io *io)
 {
@@ -95,6 +108,8 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 	for (i = 0; i < o->runs && !client_stopped(ctx); i++) {
 		struct run_result *r = &s->runs[i];
 
+		if (i && pause_between(ctx, o->pause_ms))
+			break;
 		if (o->runs > 1 && !o->quiet)
 			fprintf(io->text, "Run %ld of %ld\n", i + 1, o->runs);
 		fflush(io->text);

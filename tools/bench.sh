@@ -124,7 +124,7 @@ BT
 fi
 
 if has models && "$S" --help | grep -q -- '--model'; then
-	printf '%-12s %8s %14s %14s\n' model rooms "msg/s median" "msg p99 (us)"
+	printf '%-12s %8s %14s %14s\n' model rooms "msg/s median" "msg p99 (ms)"
 	for m in threads epoll pool; do
 		start_server --model "$m"
 		for rooms in 10 30; do
@@ -133,7 +133,7 @@ if has models && "$S" --help | grep -q -- '--model'; then
 			for i in $(seq 3); do one --no-trace >>"$tmp/m"; done
 			printf '%-12s %8s %14.0f %14s\n' "$m" "$rooms" \
 				"$(jq -r .throughput "$tmp/m" | median)" \
-				"$(jq -r '(.latency.p99_ns // 0) / 1000' "$tmp/m" | median)"
+				"$(jq -r '(.latency.p99_ns // 0) / 1e6' "$tmp/m" | median | awk '{ printf "%.1f", $1 }')"
 		done
 	done
 fi

@@ -10,7 +10,9 @@
 #   tools/disturb.sh FILE RUN sockbuf      tiny TCP buffers for new sockets
 #   tools/disturb.sh FILE RUN pin PID...   confine the processes to CPU 0
 #
-# Needs root for sockbuf and pin.  Gives up after TIMEOUT seconds (120).
+# Run chat_c with --pause 400: the disturbance is then in place before
+# the run starts, and gone before the next one.  Needs root for sockbuf
+# and pin.  Gives up after TIMEOUT seconds (120).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-build}

@@ -93,16 +93,20 @@ teardown() {
 }
 
 @test "threads are named by role" {
-	"$CHAT_C" -q --no-trace 127.0.0.1 2 100000 "$SRV_PORT" >/dev/null &
+	# Messages enough that no worker can be done before the freeze.
+	"$CHAT_C" -q --no-trace 127.0.0.1 2 1000000 "$SRV_PORT" >/dev/null &
 	cpid=$!
+	wait_threads $cpid cli_snd 40
 	wait_threads $cpid cli_rcv 40
 	wait_threads $SRV_PID srv_snd 40
+	wait_threads $SRV_PID srv_rcv 40
 	# Frozen mid-run, every worker of both sides is alive.
 	kill -STOP $cpid
-	names=$(cat /proc/$cpid/task/*/comm /proc/$SRV_PID/task/*/comm |
-		sort | uniq -c)
+	names=$(cat /proc/$cpid/task/*/comm /proc/$SRV_PID/task/*/comm \
+		2>/dev/null | sort | uniq -c)
 	kill -KILL $cpid
 	wait $cpid || true
+	echo "$names"
 	for role in cli_snd cli_rcv srv_rcv srv_snd; do
 		echo "$names" | grep -Eq "^ +40 $role\$"
 	done

@@ -22,7 +22,7 @@ teardown() {
 series() {
 	OUT="$BIN" "$DISTURB" "$F" 3 "$@" &
 	DPID=$!
-	run "$CHAT_C" --local -q --trace -r 5 -j "$F" 10 300
+	run "$CHAT_C" --local -q --trace -r 5 --pause 400 -j "$F" 10 300
 	wait "$DPID" || true
 	DPID=
 	[ "$status" -eq 0 ]
@@ -48,7 +48,7 @@ run3() {
 
 @test "both processes confined to one CPU during one run: scheduler contention" {
 	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
-	"$CHAT_C" --local -q --trace -r 5 -j "$F" 10 300 >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	"$CHAT_C" --local -q --trace -r 5 --pause 400 -j "$F" 10 300 >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	cpid=$!
 	# The server is the chat_s child of this chat_c.
 	for i in $(seq 50); do
@@ -63,7 +63,7 @@ run3() {
 }
 
 @test "clean runs: nothing false is said" {
-	run "$CHAT_C" --local -q --trace -r 5 -j "$F" 10 300
+	run "$CHAT_C" --local -q --trace -r 5 --pause 400 -j "$F" 10 300
 	[ "$status" -eq 0 ]
 	[ "$(jq -s 'map(select(.run)) | length' "$F")" -eq 5 ]
 	jq -se 'map(select(.run)) | all(.[]; has("slow"))' "$F"

@@ -63,7 +63,7 @@ allowed_of() {
 
 @test "--cpus confines and --pin spreads the client's threads" {
 	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
-	"$CHAT_C" -q --no-trace --cpus 1 127.0.0.1 2 100000 "$SRV_PORT" >/dev/null &
+	"$CHAT_C" -q --no-trace --cpus 1 127.0.0.1 2 1000000 "$SRV_PORT" >/dev/null &
 	cpid=$!
 	wait_threads $cpid cli_rcv 40
 	kill -STOP $cpid
@@ -73,7 +73,7 @@ allowed_of() {
 	[ "$(echo "$a" | wc -l)" -eq 80 ]
 	[ "$(echo "$a" | sort -u)" = "1" ]
 
-	"$CHAT_C" -q --no-trace --cpus 0-1 --pin 127.0.0.1 2 100000 "$SRV_PORT" >/dev/null &
+	"$CHAT_C" -q --no-trace --cpus 0-1 --pin 127.0.0.1 2 1000000 "$SRV_PORT" >/dev/null &
 	cpid=$!
 	wait_threads $cpid cli_rcv 40
 	kill -STOP $cpid
