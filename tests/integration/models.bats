@@ -108,7 +108,9 @@ assert_counts() {
 frozen_run() {
 	"$CHAT_C" -q --no-trace 127.0.0.1 "$1" 100000 "$SRV_PORT" >/dev/null 2>&1 &
 	CLI_PID=$!
-	sleep 0.7
+	# Every client thread exists only once the server has all its users.
+	wait_threads $CLI_PID cli_rcv $(($1 * 20))
+	sleep 0.2
 	kill -STOP $CLI_PID
 }
 

@@ -57,9 +57,11 @@ EOF
 	check 'k["mode"] in ("tp_btf", "raw_tp")'
 	check 'all(k["missed"][m] == 0 for m in ("stealer_map_full",
 		"slot_evictions", "queue_mismatch", "lost_events"))'
+	# sched_wakeup_new fires only when a task is created: not in a run.
 	check 'all(p["run_cnt"] > 0 for p in k["bpf_cost"]["programs"]
-		if any(s in p["name"] for s in ("sched_switch", "sched_wakeup",
-		"softirq", "sk_data_ready", "tcp_sendmsg")))'
+		if p["name"].endswith(("sched_switch", "sched_wakeup",
+		"softirq_entry", "softirq_exit", "sk_data_ready",
+		"tcp_sendmsg_locked")))'
 	check '0 < k["bpf_cost"]["cpu_share"] < 0.5'
 	check 'k["wall_ns"] > 0 and len(k["cpus"]) == k["ncpus"]'
 	check 'len(k["intervals"]) >= 1'
