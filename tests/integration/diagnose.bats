@@ -41,9 +41,20 @@ run3() {
 }
 
 @test "tiny socket buffers during one run: socket backpressure is named" {
-	series sockbuf
-	run3 | jq -e '.slow == true and
-		([.causes[].kind] | index("socket_backpressure") != null)'
+	# Tiny buffers usually cost a third of the throughput, but not
+	# always the 10 % a verdict needs on a noisy machine: up to 3 tries,
+	# each printed, and the send buffers must be seen full every time.
+	for try in 1 2 3; do
+		series sockbuf
+		jq -c 'select(.run) | [.run, (.throughput | floor), .slow,
+			.kernel.sockets.client.sndbuf_full, [.causes[]?.kind]]' "$F"
+		run3 | jq -e '.kernel.sockets.client.sndbuf_full > 0'
+		if run3 | jq -e '.slow == true and
+		    ([.causes[].kind] | index("socket_backpressure") != null)'; then
+			return 0
+		fi
+	done
+	return 1
 }
 
 @test "both processes confined to one CPU during one run: scheduler contention" {
