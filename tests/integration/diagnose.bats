@@ -13,6 +13,14 @@ setup() {
 	F="$BATS_TEST_TMPDIR/r.json"
 }
 
+# A provoked slowdown is a matter of timing; under a sanitizer the
+# benchmark's own code runs several times slower and hides it.  The
+# diagnosis code itself still runs there, in the other tests.
+no_sanitizer() {
+	[ -z "${CHATBENCH_SAN:-}" ] ||
+		skip "timing verdicts are not checked under $CHATBENCH_SAN"
+}
+
 teardown() {
 	[ -n "${DPID:-}" ] && kill "$DPID" 2>/dev/null || true
 	wait 2>/dev/null || true
@@ -33,7 +41,12 @@ run3() {
 }
 
 @test "a CPU hog during one run: that run is slow and the hog is named" {
-	series hog chb_hog_test
+	no_sanitizer
+	# One retry: a shared 2-core machine may slow the other runs too.
+	for try in 1 2; do
+		series hog chb_hog_test
+		run3 | jq -e '.slow == true' >/dev/null && break
+	done
 	echo "$output" | grep -q "^Slow run 3"
 	run3 | jq -e '.slow == true and .causes[0].kind == "outsider_cpu" and
 		.causes[0].task == "chb_hog_test" and .causes[0].pid > 0'
@@ -41,6 +54,7 @@ run3() {
 }
 
 @test "tiny socket buffers during one run: socket backpressure is named" {
+	no_sanitizer
 	# Tiny buffers cost 7 to 30 % here, not always the margin a verdict
 	# needs (under sanitizers the CPU hides them): up to 3 tries.  Every
 	# try must record the full send buffers in run 3 and nowhere else;
@@ -63,16 +77,22 @@ run3() {
 
 @test "both processes confined to one CPU during one run: scheduler contention" {
 	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
-	"$CHAT_C" --local -q --trace -r 5 --pause 400 -j "$F" 10 300 >"$BATS_TEST_TMPDIR/out" 2>&1 &
-	cpid=$!
-	# The server is the chat_s child of this chat_c.
-	for i in $(seq 50); do
-		spid=$(pgrep -P $cpid chat_s || true)
-		[ -n "$spid" ] && break
-		sleep 0.1
+	no_sanitizer
+	for try in 1 2; do
+		rm -f "$F"
+		"$CHAT_C" --local -q --trace -r 5 --pause 400 -j "$F" 10 300 \
+			>"$BATS_TEST_TMPDIR/out" 2>&1 &
+		cpid=$!
+		# The server is the chat_s child of this chat_c.
+		for i in $(seq 50); do
+			spid=$(pgrep -P $cpid chat_s || true)
+			[ -n "$spid" ] && break
+			sleep 0.1
+		done
+		OUT="$BIN" "$DISTURB" "$F" 3 pin $cpid $spid
+		wait $cpid
+		run3 | jq -e '.slow == true' >/dev/null && break
 	done
-	OUT="$BIN" "$DISTURB" "$F" 3 pin $cpid $spid
-	wait $cpid
 	run3 | jq -e '.slow == true and
 		([.causes[].kind] | index("sched_contention") != null)'
 }
