@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@
 #include "study.h"
 #include "trace.h"
 
-static volatile int got_signal;
+static atomic_int got_signal;	/* set by the sigwait thread */
 
 static void *signal_main(void *arg)
 {

@@ -27,7 +27,8 @@
 #define TICK_MS 200
 
 /* 1: finish the current run, then exit; 2 or more: abort it now. */
-static volatile sig_atomic_t stop_requested;
+/* Atomic: the handler runs on whichever thread the signal hits. */
+static atomic_int stop_requested;
 
 static void on_signal(int sig)
 {

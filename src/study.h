@@ -7,6 +7,7 @@
 #ifndef CHATBENCH_STUDY_H
 #define CHATBENCH_STUDY_H
 
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "client.h"
@@ -30,7 +31,7 @@ struct study_io {
 	struct json_out *json;
 	const char *json_path;
 	const char *trace_state;
-	const volatile int *got_signal;
+	const atomic_int *got_signal;
 	const struct baseline *baseline; /* NULL: runs judged by their median */
 	struct server_info server;
 	char client_cpus[64];
