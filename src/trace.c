@@ -385,14 +385,6 @@ fail:
 	return NULL;
 }
 
-void trace_set_server(struct trace *t, pid_t server_tgid)
-{
-	if (!t)
-		return;
-	t->opts.server_tgid = server_tgid;
-	t->sched->bss->server_tgid = server_tgid;
-}
-
 static void snap_stealers(struct trace *t, struct ks_snap *s)
 {
 	int fd = bpf_map__fd(t->sched->maps.stealers);

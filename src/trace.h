@@ -36,9 +36,6 @@ struct trace_opts {
 struct trace *trace_open(const struct trace_opts *opts, char *err,
 			 size_t errlen);
 
-/* The server process may change between runs (e.g. found after connect). */
-void trace_set_server(struct trace *t, pid_t server_tgid);
-
 /* Snapshot at the moment the run's clock starts; starts the sampler. */
 int trace_run_begin(struct trace *t);
 
