@@ -57,29 +57,34 @@ static void print_profile(FILE *f, const struct run_result *r)
 
 /*
  * Text under 100 columns: a long sentence continues on indented lines,
- * broken at spaces.
+ * broken at spaces, but never between a number and its "%", and with no
+ * space left at the end of a line.
  */
 static void print_wrapped(FILE *f, const char *head, const char *text)
 {
 	const int width = 98, indent = 5;
 	int col = fprintf(f, "%s", head);
 	const char *p = text;
+	int sep = 0;
 
 	while (*p) {
-		const char *sp = strchr(p, ' ');
-		int len = sp ? (int)(sp - p) : (int)strlen(p);
+		const char *end = strchr(p, ' ');
+		int len;
 
-		if (col + len > width && col > indent) {
+		while (end && end[1] == '%')
+			end = strchr(end + 1, ' ');
+		len = end ? (int)(end - p) : (int)strlen(p);
+		if (col + sep + len > width && col > indent) {
 			fprintf(f, "\n%*s", indent, "");
 			col = indent;
+		} else if (sep) {
+			col += fprintf(f, " ");
 		}
 		col += fprintf(f, "%.*s", len, p);
 		p += len;
-		if (*p == ' ') {
+		while (*p == ' ')
 			p++;
-			if (*p && col < width)
-				col += fprintf(f, " ");
-		}
+		sep = 1;
 	}
 	fputc('\n', f);
 }

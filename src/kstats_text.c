@@ -152,8 +152,10 @@ static void print_socks(FILE *f, const struct kstats *k)
 	uint64_t sends = c->sends + s->sends;
 	uint64_t full = c->sndbuf_full + s->sndbuf_full;
 
-	fprintf(f, "  sockets : rcvq p99/max cli %s/%s srv %s/%s, rcvbuf %s;"
-		" full sndq %.2f%%, pressure %" PRIu64 "\n",
+	/* Two lines: one would pass 100 columns with large queues. */
+	fprintf(f, "  rcvq    : p99/max cli %s/%s srv %s/%s, largest rcvbuf %s\n"
+		"  sndq    : full at %.2f%% of sends; socket memory pressure"
+		" events %" PRIu64 "\n",
 		fmt_bytes(a, sizeof(a), c->rq_bytes.p99),
 		fmt_bytes(b, sizeof(b), c->rq_bytes.max),
 		fmt_bytes(d, sizeof(d), s->rq_bytes.p99),

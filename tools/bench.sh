@@ -97,7 +97,8 @@ if has overhead; then
 	done
 fi
 
-if has bpftrace && command -v bpftrace >/dev/null; then
+if has bpftrace && command -v bpftrace >/dev/null &&
+   tools/mount-tracefs.sh; then
 	# The runqlat one-liner everybody writes: every wakeup and switch of
 	# every task, a hash update per event.
 	cat >"$tmp/runqlat.bt" <<'BT'
@@ -115,6 +116,9 @@ BT
 		bpftrace "$tmp/runqlat.bt" >/dev/null 2>&1 &
 		local bt=$!
 		sleep 2
+		# Dead already (could not attach): the pair would time nothing.
+		kill -0 $bt 2>/dev/null ||
+			{ echo "bench: bpftrace did not start" >&2; exit 1; }
 		one --no-trace
 		kill -INT $bt
 		wait $bt 2>/dev/null || true

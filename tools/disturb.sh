@@ -5,8 +5,9 @@
 # name the cause.  It watches the series' --json file: when RUN-1 runs
 # are in it, the disturbance starts; when RUN are, it stops.
 #
-#   tools/disturb.sh FILE RUN hog [NAME]   a CPU hog on every CPU, named NAME,
-#                                          at nice HOG_NICE (-15)
+#   tools/disturb.sh FILE RUN hog [NAME]   a CPU hog named NAME: HOG_THREADS
+#                                          threads (2 per CPU) at nice
+#                                          HOG_NICE (-20)
 #   tools/disturb.sh FILE RUN sockbuf      tiny TCP buffers for new sockets
 #   tools/disturb.sh FILE RUN pin PID...   confine the processes to CPU 0
 #
@@ -16,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-build}
-[ $# -ge 3 ] || { sed -n '5,11p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '5,12p' "$0" >&2; exit 2; }
 file=$1 target=$2 what=$3
 shift 3
 deadline=$((SECONDS + ${TIMEOUT:-120}))
@@ -51,7 +52,8 @@ wait_runs $((target - 1))
 case $what in
 hog)
 	"$OUT/chatbench-hog" --name "${1:-chb_hog}" --seconds 600 \
-		--nice "${HOG_NICE:--15}" &
+		--nice "${HOG_NICE:--20}" \
+		--threads "${HOG_THREADS:-$((2 * $(nproc)))}" &
 	hog=$!
 	;;
 sockbuf)

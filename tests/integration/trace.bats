@@ -92,6 +92,7 @@ EOF
 
 @test "switch and wakeup counts agree with bpftrace" {
 	command -v bpftrace >/dev/null || skip "no bpftrace"
+	"$BATS_TEST_DIRNAME/../../tools/mount-tracefs.sh" || skip "no tracefs"
 	local bt="$BATS_TEST_TMPDIR/bt.out" pid btpid i
 	(exec bpftrace -e '
 tracepoint:sched:sched_switch /args->prev_comm == "cli_rcv"/ {
@@ -103,6 +104,8 @@ tracepoint:sched:sched_wakeup /args->comm == "cli_rcv"/ {
 		grep -q Attaching "$bt" && break
 		sleep 0.1
 	done
+	# A bpftrace that could not attach has exited: say why.
+	kill -0 "$btpid" || { cat "$bt"; false; }
 	"$CHAT_C" --local -q --runs 1 --trace --json "$J" 10 300 >/dev/null &
 	pid=$!
 	wait "$pid"
