@@ -19,7 +19,7 @@
 #endif
 
 /*
- * Roles of traced threads.  The first five are the benchmark's own threads
+ * Roles of traced threads.  The first six are the benchmark's own threads
  * (the subjects); ksoftirqd is traced too because a starved ksoftirqd is a
  * classic cause of throughput dips with loopback TCP.
  */
@@ -28,6 +28,7 @@ enum cb_role {
 	CB_ROLE_CLI_RCV,
 	CB_ROLE_SRV_RCV,
 	CB_ROLE_SRV_SND,
+	CB_ROLE_SRV_LOOP,	/* --model epoll and pool: one per event loop */
 	CB_ROLE_OTHER,		/* main threads, tracer sampler, ... */
 	CB_ROLE_KSOFTIRQD,
 	CB_NR_ROLES,
@@ -49,6 +50,7 @@ enum cb_role {
 #define CB_COMM_CLI_RCV	CB_WORD8('c', 'l', 'i', '_', 'r', 'c', 'v', 0)
 #define CB_COMM_SRV_RCV	CB_WORD8('s', 'r', 'v', '_', 'r', 'c', 'v', 0)
 #define CB_COMM_SRV_SND	CB_WORD8('s', 'r', 'v', '_', 's', 'n', 'd', 0)
+#define CB_COMM_SRV_LOOP CB_WORD8('s', 'r', 'v', '_', 'l', 'o', 'o', 0)
 #define CB_COMM_KSOFTIRQ CB_WORD8('k', 's', 'o', 'f', 't', 'i', 'r', 'q')
 
 static __always_inline int cb_role_of_comm(__u64 word)
@@ -62,6 +64,8 @@ static __always_inline int cb_role_of_comm(__u64 word)
 		return CB_ROLE_SRV_RCV;
 	if (word == CB_COMM_SRV_SND)
 		return CB_ROLE_SRV_SND;
+	if (word == CB_COMM_SRV_LOOP)
+		return CB_ROLE_SRV_LOOP;
 	return CB_ROLE_OTHER;
 }
 

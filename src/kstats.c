@@ -16,6 +16,7 @@ const char *const ks_role_names[KS_NR_ROLES] = {
 	[CB_ROLE_CLI_RCV] = "cli_rcv",
 	[CB_ROLE_SRV_RCV] = "srv_rcv",
 	[CB_ROLE_SRV_SND] = "srv_snd",
+	[CB_ROLE_SRV_LOOP] = "srv_loop",
 	[CB_ROLE_OTHER] = "other",
 	[CB_ROLE_KSOFTIRQD] = "ksoftirqd",
 };

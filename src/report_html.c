@@ -58,13 +58,15 @@ static const char *const heat_colours[HM_LEVELS] = {
 };
 
 static const char *const roles[] = {
-	"cli_snd", "cli_rcv", "srv_rcv", "srv_snd", "other", "ksoftirqd",
+	"cli_snd", "cli_rcv", "srv_rcv", "srv_snd", "srv_loop", "other",
+	"ksoftirqd",
 };
 #define NR_ROLES (sizeof(roles) / sizeof(roles[0]))
 
 static const char *const role_words[NR_ROLES] = {
 	"client senders", "client receivers", "server receivers",
-	"server senders", "other benchmark", "softirq threads",
+	"server senders", "server event loops", "other benchmark",
+	"softirq threads",
 };
 
 /* The diagnosis' cause kinds (src/diagnose.c) in a newcomer's words. */

@@ -23,7 +23,7 @@
  * hide in the subjects' figure.
  */
 static const char *const subject_roles[] = {
-	"cli_snd", "cli_rcv", "srv_rcv", "srv_snd",
+	"cli_snd", "cli_rcv", "srv_rcv", "srv_snd", "srv_loop",
 };
 
 static void set_err(char *err, size_t len, const char *fmt, ...)

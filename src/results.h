@@ -128,9 +128,10 @@ uint64_t results_buckets_percentile(const struct results_bucket *b, size_t n,
 
 /*
  * Percentile p of the run-queue latency of the benchmark's own threads
- * (cli_snd, cli_rcv, srv_rcv, srv_snd) in a run's "kernel" object: their
- * histograms merged bucket by bucket, then read.  1 and *out when there
- * were samples, 0 when none, -1 with err when the object is malformed.
+ * (cli_snd, cli_rcv, srv_rcv, srv_snd, srv_loop) in a run's "kernel"
+ * object: their histograms merged bucket by bucket, then read.  1 and
+ * *out when there were samples, 0 when none, -1 with err when the object
+ * is malformed.
  */
 int results_kernel_rq_percentile(const json_t *kernel, double p, uint64_t *out,
 				 char *err, size_t len);

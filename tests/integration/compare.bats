@@ -46,9 +46,9 @@ median_of() {
 }
 
 # A run's subject run-queue p99, computed apart from the C code: the
-# rq_latency buckets of the four benchmark roles merged, then the bucket
+# rq_latency buckets of the benchmark roles merged, then the bucket
 # holding rank 0.99 x count, interpolated inside it.
-RQ_P99='[.kernel.roles | (.cli_snd, .cli_rcv, .srv_rcv, .srv_snd)
+RQ_P99='[.kernel.roles | (.cli_snd, .cli_rcv, .srv_rcv, .srv_snd, .srv_loop)
 	| .rq_latency.buckets[]?] | group_by(.lo)
 	| map({lo: .[0].lo, hi: .[0].hi, count: (map(.count) | add)})
 	| (map(.count) | add) as $n

@@ -185,8 +185,8 @@ def hist: {count: 100000, p50_ns: 1000000, p99_ns: 100000000,
     dips: [{from_s: 3.1, to_s: 3.5, throughput: 100000, median: 570000,
 	sentence: "rq p99 2.27s vs 596.1ms"}],
     latency: hist,
-    kernel: {roles: ([("cli_snd", "cli_rcv", "srv_rcv", "srv_snd", "other",
-		"ksoftirqd") | {key: ., value: {rq_latency: hist}}]
+    kernel: {roles: ([("cli_snd", "cli_rcv", "srv_rcv", "srv_snd", "srv_loop",
+		"other", "ksoftirqd") | {key: ., value: {rq_latency: hist}}]
 		| from_entries),
 	stealers: [range(0; 10) as $n | {comm: "task_\($n)", pid: (1000 + $n),
 		ns: (1000000 * (20 - $n)), cpus: [0, 1], is_benchmark: false,

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The eBPF tracer end to end through chat_c --trace: the programs load and
 # attach, the figures agree with the run and with an independent tool, and
-# provoked situations (pinning to one CPU, a CPU hog) move the metrics
-# that should move.  Without BPF these skip, unless CHATBENCH_REQUIRE_BPF=1.
+# provoked situations (pinning to one CPU, small receive buffers, a CPU
+# hog) move the metrics that should move.  Without BPF these skip, unless CHATBENCH_REQUIRE_BPF=1.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -20,6 +20,7 @@ teardown() {
 	for p in "${HOGS[@]}"; do
 		kill "$p" 2>/dev/null || true
 	done
+	[ -z "${SAVED_RMEM:-}" ] || sysctl -qw net.ipv4.tcp_rmem="$SAVED_RMEM"
 }
 
 # One traced run (rooms, messages) with JSON in $J; tracing that cannot
@@ -41,7 +42,7 @@ runs = [json.loads(l) for l in open(sys.argv[1]) if '"kernel"' in l]
 d = runs[-1]
 k = d["kernel"]
 R = k["roles"]
-SUBJ = ["cli_snd", "cli_rcv", "srv_rcv", "srv_snd"]
+SUBJ = ["cli_snd", "cli_rcv", "srv_rcv", "srv_snd", "srv_loop"]
 ok = eval("(" + sys.argv[2] + ")")
 if not ok:
     print("failed:", sys.argv[2])
@@ -140,6 +141,31 @@ assert p99(b) > 1.3 * p99(a)
 assert rq(b) > rq(a)
 assert mig(b) <= mig(a) and mig(b) < 20
 EOF
+}
+
+@test "event-loop servers: their threads are traced as srv_loop" {
+	RUN_ARGS=(--model pool=2 4 200)
+	traced_run
+	check 'R["srv_loop"]["oncpu_ns"] > 0 and R["srv_loop"]["wakeups"] > 0'
+	check 'R["srv_rcv"]["oncpu_ns"] == 0 and R["srv_snd"]["oncpu_ns"] == 0'
+	check 'R["srv_loop"]["rq_latency"]["count"] > 0'
+}
+
+@test "small receive buffers bound the receive queue depth" {
+	# New sockets take their buffer from tcp_rmem; chatbench sets none.
+	SAVED_RMEM=$(sysctl -n net.ipv4.tcp_rmem)
+	RUN_ARGS=(5 200)
+	traced_run
+	check 'k["sockets"]["client"]["rq_bytes"]["max_bytes"] > 8192'
+	sysctl -qw net.ipv4.tcp_rmem="4096 8192 8192"
+	traced_run
+	sysctl -qw net.ipv4.tcp_rmem="$SAVED_RMEM"
+	SAVED_RMEM=
+	for side in client server; do
+		check "0 < k['sockets']['$side']['rcvbuf_max'] <= 8192"
+		check "0 < k['sockets']['$side']['rq_bytes']['max_bytes'] <=
+			k['sockets']['$side']['rcvbuf_max']"
+	done
 }
 
 @test "a busy outsider shows up among the top stealers" {
