@@ -17,11 +17,16 @@
 
 /*
  * The sender forwards each unit with the send time the client stamped in
- * it (message latency).  The receiver may run ahead of the sender, so the
- * stamps wait in a ring; a slot overwritten before the sender got to it
- * only costs that unit its stamp, never a count.
+ * it (message latency).  The receiver may run ahead of the sender, by
+ * thousands of units under load, so the stamps wait in a ring with a slot
+ * per unit of the run when that fits in STAMP_BUDGET for all connections.
+ * A slot overwritten before the sender got to it costs that unit its
+ * stamp, never a count; but the units that lose it are the ones that
+ * waited longest, so a ring of 256 cut 3/4 of the stamps of a 10 x 1000
+ * run here and hid the tail of the latency it was there to measure.
  */
-#define STAMP_RING 256
+#define STAMP_RING_MIN	256
+#define STAMP_BUDGET	(64UL << 20)
 
 struct stamp_slot {
 	atomic_uint_fast64_t seq;	/* unit number + 1, 0 = none */
@@ -34,12 +39,27 @@ struct thr_conn {
 	sem_t units;		/* one post per unit received */
 	pthread_t rcv, snd;
 	bool rcv_up, snd_up;
-	struct stamp_slot ring[STAMP_RING];
+	struct stamp_slot *ring;
+	uint64_t ring_size;
 };
+
+struct thr_run {
+	struct thr_conn *conn;
+	struct stamp_slot *slots;
+};
+
+static uint64_t ring_size(uint64_t units, unsigned int nconn)
+{
+	uint64_t fit = STAMP_BUDGET / sizeof(struct stamp_slot) / nconn;
+
+	if (fit < STAMP_RING_MIN)
+		fit = STAMP_RING_MIN;
+	return units < fit ? (units ? units : 1) : fit;
+}
 
 static void ring_put(struct thr_conn *c, uint64_t unit, const uint8_t *buf)
 {
-	struct stamp_slot *s = &c->ring[unit % STAMP_RING];
+	struct stamp_slot *s = &c->ring[unit % c->ring_size];
 	uint64_t ns;
 
 	if (proto_read_stamp(buf, &ns))
@@ -52,7 +72,7 @@ static void ring_put(struct thr_conn *c, uint64_t unit, const uint8_t *buf)
 /* Stamps buf with the unit's send time if the ring still holds it. */
 static void ring_get(struct thr_conn *c, uint64_t unit, uint8_t *buf)
 {
-	struct stamp_slot *s = &c->ring[unit % STAMP_RING];
+	struct stamp_slot *s = &c->ring[unit % c->ring_size];
 	uint64_t seq, ns;
 
 	seq = atomic_load_explicit(&s->seq, memory_order_acquire);
@@ -127,11 +147,11 @@ out:
 
 static void threads_wake(struct srv_run *run)
 {
-	struct thr_conn *tc = run->model_data;
+	struct thr_run *tr = run->model_data;
 	unsigned int i;
 
-	for (i = 0; tc && i < run->nconn; i++)
-		sem_post(&tc[i].units);
+	for (i = 0; tr && i < run->nconn; i++)
+		sem_post(&tr->conn[i].units);
 }
 
 static int spawn(struct srv_run *run, pthread_t *t, const pthread_attr_t *a,
@@ -150,24 +170,38 @@ static int spawn(struct srv_run *run, pthread_t *t, const pthread_attr_t *a,
 
 static int threads_start(struct srv_run *run, const struct server_opts *o)
 {
+	uint64_t slots = ring_size((uint64_t)run->messages, run->nconn);
 	struct thr_conn *tc;
+	struct thr_run *tr;
 	pthread_attr_t attr;
 	unsigned int i;
 	int err = 0;
 
 	(void)o;
-	tc = calloc(run->nconn, sizeof(*tc));
-	if (!tc) {
+	tr = calloc(1, sizeof(*tr));
+	if (tr) {
+		tr->conn = calloc(run->nconn, sizeof(*tc));
+		tr->slots = calloc(slots * run->nconn, sizeof(*tr->slots));
+	}
+	if (!tr || !tr->conn || !tr->slots) {
+		if (tr) {
+			free(tr->conn);
+			free(tr->slots);
+			free(tr);
+		}
 		srv_run_fail(run, "out of memory for %u connections",
 			     run->nconn);
 		return -1;
 	}
+	tc = tr->conn;
 	for (i = 0; i < run->nconn; i++) {
 		tc[i].run = run;
 		tc[i].conn = &run->conns[i];
+		tc[i].ring = tr->slots + (size_t)i * slots;
+		tc[i].ring_size = slots;
 		sem_init(&tc[i].units, 0, 0);
 	}
-	run->model_data = tc;
+	run->model_data = tr;
 	if (limits_thread_attr(&attr)) {
 		srv_run_fail(run, "pthread attributes: %s", strerror(errno));
 		return -1;
@@ -193,11 +227,13 @@ static int threads_start(struct srv_run *run, const struct server_opts *o)
 
 static void threads_finish(struct srv_run *run)
 {
-	struct thr_conn *tc = run->model_data;
+	struct thr_run *tr = run->model_data;
+	struct thr_conn *tc;
 	unsigned int i;
 
-	if (!tc)
+	if (!tr)
 		return;
+	tc = tr->conn;
 	for (i = 0; i < run->nconn; i++) {
 		if (tc[i].rcv_up)
 			pthread_join(tc[i].rcv, NULL);
@@ -206,6 +242,8 @@ static void threads_finish(struct srv_run *run)
 		sem_destroy(&tc[i].units);
 	}
 	free(tc);
+	free(tr->slots);
+	free(tr);
 	run->model_data = NULL;
 }
 

@@ -128,6 +128,15 @@ teardown() {
 		([.buckets[].count] | add) == 19000'
 }
 
+@test "under load no stamp is lost: the slowest messages are measured too" {
+	# Server receivers run thousands of units ahead of their senders
+	# here; a stamp lost on the way would be a slow message's.
+	f="$BATS_TEST_TMPDIR/r.json"
+	run "$CHAT_C" -q --no-trace -j "$f" 127.0.0.1 10 600 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	head -n 1 "$f" | jq -e '.latency | .count == 2280000 and .unstamped == 0'
+}
+
 @test "--users: other room sizes through the start extension, exact counts" {
 	run "$CHAT_C" -q --no-trace --users 5 127.0.0.1 3 10 "$SRV_PORT"
 	[ "$status" -eq 0 ]
