@@ -55,7 +55,7 @@ static const char usage[] =
 	"  chat_s 127.0.0.1 & chat_c 127.0.0.1 30 1000      the original's way\n"
 	"  chat_c --local --runs 10 10 1000                  ten traced runs\n"
 	"  chat_c --local -r 5 -j results.json 20 500        results as JSON\n"
-	"  chat_c --local -r 3 --sweep rooms=1,2,4,8,16 100  a load sweep\n"
+	"  chat_c --local -r 3 --sweep rooms=1,2,4,8 10 300  a load sweep\n"
 	"  chat_c --local --model epoll --cpus 1 --server-cpus 0 10 1000\n"
 	"  chat_c 127.0.0.1 | grep Average | awk '{print $4}'\n";
 

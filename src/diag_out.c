@@ -12,49 +12,6 @@
 #include "kstats.h"
 #include "study.h"
 
-static void print_profile(FILE *f, const struct run_result *r)
-{
-	struct kfigures k;
-	double thr, all;
-	char a[24], b[24];
-	int i, shown = 0;
-
-	kfigures_from(r->kernel, &k);
-	if (!k.valid)
-		return;
-	k.steal_pct = r->steal_pct;
-	fprintf(f, "Profile of run %-4d: CPU benchmark %.0f %%, softirq %.0f %% (net_rx %.0f %%), outsiders %.0f %%, steal %.0f %%, idle %.0f %%\n",
-		r->run,
-		100 - k.idle_pct - k.softirq_pct - k.outsider_pct - k.steal_pct,
-		k.softirq_pct, k.net_rx_pct, k.outsider_pct, k.steal_pct,
-		k.idle_pct);
-	all = k.oncpu_s + k.runnable_s + k.blocked_s;
-	thr = all > 0 ? 100.0 / all : 0;
-	fprintf(f, "  threads' time    : on CPU %.0f %%, runnable %.0f %%, blocked %.0f %%; rq latency p50 %s p99 %s\n",
-		k.oncpu_s * thr, k.runnable_s * thr, k.blocked_s * thr,
-		ks_fmt_ns(a, sizeof(a), k.rq_p50_ns),
-		ks_fmt_ns(b, sizeof(b), k.rq_p99_ns));
-	fprintf(f, "  top stealers     :");
-	for (i = 0; i < r->kernel->nr_stealers && shown < 3; i++) {
-		const struct ks_stealer *s = &r->kernel->stealer[i];
-
-		if (s->is_benchmark)
-			fprintf(f, "%s %s (benchmark) %s", shown ? "," : "",
-				s->role >= 0 ? ks_role_names[s->role] : s->comm,
-				ks_fmt_ns(a, sizeof(a), s->ns));
-		else
-			fprintf(f, "%s %s (pid %d) %s", shown ? "," : "",
-				s->comm, (int)s->pid,
-				ks_fmt_ns(a, sizeof(a), s->ns));
-		shown++;
-	}
-	fprintf(f, "%s\n", shown ? "" : " none");
-	fprintf(f, "  socket queues    : rcv queue p99 %llu max %llu B (rcvbuf %llu), sndbuf full %.1f %% of sends\n",
-		(unsigned long long)k.sock_rq_p99_bytes,
-		(unsigned long long)k.sock_rq_max_bytes,
-		(unsigned long long)k.rcvbuf_max, k.sndbuf_full_pct);
-}
-
 /*
  * Text under 100 columns: a long sentence continues on indented lines,
  * broken at spaces, but never between a number and its "%", and with no
@@ -87,6 +44,65 @@ static void print_wrapped(FILE *f, const char *head, const char *text)
 		sep = 1;
 	}
 	fputc('\n', f);
+}
+
+static void print_profile(FILE *f, const struct run_result *r)
+{
+	struct kfigures k;
+	double thr, all;
+	char a[24], b[24], head[32], text[256];
+	int i, col, shown = 0;
+
+	kfigures_from(r->kernel, &k);
+	if (!k.valid)
+		return;
+	k.steal_pct = r->steal_pct;
+	snprintf(head, sizeof(head), "Profile of run %-4d: ", r->run);
+	snprintf(text, sizeof(text),
+		 "CPU: benchmark %.0f%%, softirq %.0f%% (net_rx %.0f%%), "
+		 "outsiders %.0f%%, steal %.0f%%, idle %.0f%%",
+		 100 - k.idle_pct - k.softirq_pct - k.outsider_pct -
+		 k.steal_pct, k.softirq_pct, k.net_rx_pct, k.outsider_pct,
+		 k.steal_pct, k.idle_pct);
+	print_wrapped(f, head, text);
+	all = k.oncpu_s + k.runnable_s + k.blocked_s;
+	thr = all > 0 ? 100.0 / all : 0;
+	snprintf(text, sizeof(text),
+		 "on CPU %.0f %%, runnable %.0f %%, blocked %.0f %%; "
+		 "rq latency p50 %s p99 %s",
+		 k.oncpu_s * thr, k.runnable_s * thr, k.blocked_s * thr,
+		 ks_fmt_ns(a, sizeof(a), k.rq_p50_ns),
+		 ks_fmt_ns(b, sizeof(b), k.rq_p99_ns));
+	print_wrapped(f, "  threads' time    : ", text);
+	/* As many of the top three as fit in the line. */
+	col = fprintf(f, "  top stealers     :");
+	for (i = 0; i < r->kernel->nr_stealers && shown < 3; i++) {
+		const struct ks_stealer *s = &r->kernel->stealer[i];
+		int len;
+
+		if (s->is_benchmark)
+			len = snprintf(text, sizeof(text), "%s %s (benchmark) %s",
+				       shown ? "," : "",
+				       s->role >= 0 ? ks_role_names[s->role] :
+						      s->comm,
+				       ks_fmt_ns(a, sizeof(a), s->ns));
+		else
+			len = snprintf(text, sizeof(text), "%s %s (pid %d) %s",
+				       shown ? "," : "", s->comm, (int)s->pid,
+				       ks_fmt_ns(a, sizeof(a), s->ns));
+		if (shown && col + len > 98)
+			break;
+		col += fprintf(f, "%s", text);
+		shown++;
+	}
+	fprintf(f, "%s\n", shown ? "" : " none");
+	snprintf(text, sizeof(text),
+		 "rcv queue p99 %llu max %llu B (rcvbuf %llu), "
+		 "sndbuf full %.1f %% of sends",
+		 (unsigned long long)k.sock_rq_p99_bytes,
+		 (unsigned long long)k.sock_rq_max_bytes,
+		 (unsigned long long)k.rcvbuf_max, k.sndbuf_full_pct);
+	print_wrapped(f, "  socket queues    : ", text);
 }
 
 static void print_dips(FILE *f, const struct run_result *r, double pct)

@@ -439,7 +439,7 @@ int diag_find_dips(const struct kstats *k, double pct, struct diag_dip *out,
 {
 	size_t n = k ? k->nr_intervals : 0, i, m = 0;
 	double *tp, *rq, *idle, *sirq, med, margin, med_rq, med_idle, med_sirq;
-	int nd = 0;
+	int nd = 0, len;
 
 	/* The first and last intervals are ramps, not steady state. */
 	if (n < 7)
@@ -477,12 +477,21 @@ int diag_find_dips(const struct kstats *k, double pct, struct diag_dip *out,
 		d->median = med;
 		d->throughput = low->throughput;
 		/* Consecutive dipping intervals are one dip. */
+		len = 1;
 		while (i + 2 < n &&
 		       k->interval[i + 1].throughput < med - margin) {
 			i++;
+			len++;
 			if (k->interval[i].throughput < low->throughput)
 				low = &k->interval[i];
 		}
+		/*
+		 * Hundreds of threads deliver in lumps: a single 100 ms
+		 * interval at half the median is common in clean runs here,
+		 * so only a dip that lasts is one.
+		 */
+		if (len < DIAG_DIP_MIN_INTERVALS)
+			continue;
 		d->throughput = low->throughput;
 		d->to_s = (double)(k->interval[i].start_ns +
 				   k->interval[i].duration_ns) / 1e9;

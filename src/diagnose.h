@@ -88,8 +88,12 @@ struct diag_dip {
 };
 
 #define DIAG_MAX_DIPS 3
+#define DIAG_DIP_MIN_INTERVALS 2
 
-/* Intervals below the run's own median by the same robust margin. */
+/*
+ * Runs of at least DIAG_DIP_MIN_INTERVALS consecutive intervals below
+ * the run's own median by the same robust margin.
+ */
 int diag_find_dips(const struct kstats *k, double pct, struct diag_dip *out,
 		   int max);
 

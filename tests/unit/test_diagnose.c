@@ -214,6 +214,8 @@ static void test_dips_found_in_intervals(void **state)
 		k->interval[i].duration_ns = 100000000ull;
 		k->interval[i].throughput = 500000 + (i % 3) * 1000;
 	}
+	/* One interval low alone is a lump, not a dip. */
+	k->interval[4].throughput = 150000;
 	k->interval[8].throughput = 100000;
 	k->interval[9].throughput = 120000;
 	snprintf(k->interval[8].top.comm, 16, "hog");
