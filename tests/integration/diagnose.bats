@@ -67,15 +67,16 @@ run3() {
 	no_sanitizer
 	# Tiny buffers cost 7 to 30 % here, not always the margin a verdict
 	# needs (under sanitizers the CPU hides them): up to 3 tries.  Every
-	# try must record the full send buffers in run 3 and nowhere else;
+	# try must record full send buffers (client or server side: which
+	# fills depends on who falls behind) in run 3 and nowhere else;
 	# whenever run 3 is judged slow, backpressure must be among its causes.
-	local slow=0
+	local slow=0 full='.kernel.sockets | .client.sndbuf_full + .server.sndbuf_full'
 	for try in 1 2 3; do
 		series sockbuf
-		jq -c 'select(.run) | [.run, (.throughput | floor), .slow,
-			.kernel.sockets.client.sndbuf_full, [.causes[]?.kind]]' "$F"
-		jq -se 'map(select(.run)) | (.[2].kernel.sockets.client.sndbuf_full >
-			10 * ([.[0,1,3,4].kernel.sockets.client.sndbuf_full] | max) + 100)' "$F"
+		jq -c "select(.run) | [.run, (.throughput | floor), .slow,
+			($full), [.causes[]?.kind]]" "$F"
+		jq -se "map(select(.run)) | (.[2] | $full) >
+			10 * ([.[0,1,3,4,5,6] | $full] | max) + 100" "$F"
 		if run3 | jq -e '.slow == true'; then
 			run3 | jq -e '[.causes[].kind] | index("socket_backpressure") != null'
 			slow=1
