@@ -158,25 +158,54 @@ struct evidence {
 };
 
 /*
+ * A CPU idle for a quarter of the run or more on which no benchmark
+ * thread ever waited, while they waited on others: the threads were kept
+ * off it (an affinity or cpuset confining them, or a balancer that does
+ * not spread them).  The stealers' CPU masks say where threads waited.
+ */
+static bool queued_beside_idle(const struct kstats *k, uint64_t *waited)
+{
+	int c, i;
+
+	*waited = 0;
+	for (i = 0; i < k->nr_stealers; i++)
+		*waited |= k->stealer[i].cpu_mask;
+	if (!*waited)
+		return false;
+	for (c = 0; c < k->ncpus && c < 64; c++)
+		if (!(*waited & 1ULL << c) &&
+		    k->cpu[c].idle_ns * 4 >= k->wall_ns)
+			return true;
+	return false;
+}
+
+/*
  * Evidence that turns idle and own-work growth into a named cause.  Socket
  * backpressure: sends finding the send buffer full far more often, memory
  * pressure events, or receive buffers much smaller than usual with their
  * queues at the limit.  Scheduler contention: more involuntary switches
- * per message, or longer run-queue waits that no outsider explains.
+ * per message, longer run-queue waits that no outsider explains, or the
+ * threads queued for some CPUs while another idled and idle time grew.
+ * Without that last test, a run confined to one CPU was blamed on idle
+ * CPUs alone in one try of three here: its switches and p99 need not grow.
  */
-static void find_evidence(const struct kfigures *s, const struct kfigures *r,
-			  struct evidence *e)
+static void find_evidence(const struct kstats *k, const struct kfigures *s,
+			  const struct kfigures *r, struct evidence *e)
 {
 	double invol_s = s->invol_per_s / s->tp, invol_r = r->invol_per_s / r->tp;
 	bool small_full = r->rcvbuf_max && s->rcvbuf_max * 4 <= r->rcvbuf_max &&
 			  s->sock_rq_max_bytes * 2 >= s->rcvbuf_max;
+	uint64_t waited;
+	bool queued_idle = s->idle_pct >= r->idle_pct + 10 &&
+			   queued_beside_idle(k, &waited);
 
 	e->socket = s->sndbuf_full_pct >= 5.0 * r->sndbuf_full_pct + 1.0 ||
 		    s->pressure_events > 2 * r->pressure_events + 10 ||
 		    small_full;
 	e->sched = (invol_s >= 0.005 && ratio(invol_s, invol_r) >= 1.5) ||
 		   (ratio((double)s->rq_p99_ns, (double)r->rq_p99_ns) >= 2.0 &&
-		    s->outsider_pct - r->outsider_pct < 2);
+		    s->outsider_pct - r->outsider_pct < 2) ||
+		   queued_idle;
 }
 
 static void add_share(struct diag_verdict *v, enum cause_kind kind,
@@ -248,10 +277,18 @@ static void describe(struct diag_cause *c, const struct kstats *k,
 			 s->migrations_per_s, r->migrations_per_s);
 		if (s->idle_pct > r->idle_pct + 10 && idle_cpu >= 0) {
 			size_t n = strlen(c->text);
+			uint64_t waited;
 
 			snprintf(c->text + n, sizeof(c->text) - n,
 				 "; work queued while CPUs idled (%.0f %% vs %.0f %%, cpu%d idle %.0f %%)",
 				 s->idle_pct, r->idle_pct, idle_cpu, idle_pct);
+			if (queued_beside_idle(k, &waited)) {
+				cpus_list(waited, cpus, sizeof(cpus));
+				n = strlen(c->text);
+				snprintf(c->text + n, sizeof(c->text) - n,
+					 "; the threads waited only on CPU %s: confined there, or not spread",
+					 cpus);
+			}
 		}
 		break;
 	case CAUSE_CPU_IDLE:
@@ -357,7 +394,7 @@ void diag_explain(const struct diag_run *run, const struct diag_ref *ref,
 	total = ncpus * (1.0 / s.tp - 1.0 / r.tp);
 	if (total <= 0)
 		return;
-	find_evidence(&s, &r, &e);
+	find_evidence(run->k, &s, &r, &e);
 	bench_s = 100 - s.idle_pct - s.softirq_pct - s.outsider_pct - s.steal_pct;
 	bench_r = 100 - r.idle_pct - r.softirq_pct - r.outsider_pct - r.steal_pct;
 	x[X_OUTSIDER] = extra(s.outsider_pct, r.outsider_pct, ncpus, s.tp, r.tp);

@@ -159,6 +159,47 @@ static void test_sched_contention_named(void **state)
 	assert_non_null(strstr(f->v.causes[0].text, "idle"));
 }
 
+/*
+ * Confined to CPU 0: CPU 1 idles and no thread ever waits there, but
+ * switches per message and run-queue p99 stay as usual.  With waits on
+ * both CPUs the same idle time is idle CPUs, not the scheduler.
+ */
+static void confine(struct fixture *f, uint64_t mask)
+{
+	struct ks_stealer *s = &f->k[5]->stealer[0];
+	int r;
+
+	snprintf(s->comm, sizeof(s->comm), "cli_rcv");
+	s->role = CB_ROLE_CLI_RCV;
+	s->is_benchmark = true;
+	s->ns = WALL_NS / 2;
+	s->cpu_mask = mask;
+	f->k[5]->nr_stealers = 1;
+	f->k[5]->cpu[1].idle_ns = WALL_NS * 8 / 10;
+	for (r = 0; r < CB_ROLE_OTHER; r++)
+		f->k[5]->role[r].invol_switches = 1000;
+	judge_last(f, 250000);
+	assert_true(f->v.slow);
+	assert_true(f->v.ncauses > 0);
+}
+
+static void test_confined_is_sched_contention(void **state)
+{
+	struct fixture *f = *state;
+
+	confine(f, 1);
+	assert_int_equal(f->v.causes[0].kind, CAUSE_SCHED_CONTENTION);
+	assert_non_null(strstr(f->v.causes[0].text, "waited only on CPU 0"));
+}
+
+static void test_idle_with_waits_everywhere_is_idle(void **state)
+{
+	struct fixture *f = *state;
+
+	confine(f, 3);
+	assert_int_equal(f->v.causes[0].kind, CAUSE_CPU_IDLE);
+}
+
 static void test_no_evidence_no_cause(void **state)
 {
 	struct fixture *f = *state;
@@ -240,6 +281,10 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sched_contention_named,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_confined_is_sched_contention,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_idle_with_waits_everywhere_is_idle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_evidence_no_cause,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_untraced_slow_run, setup,
