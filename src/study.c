@@ -226,12 +226,15 @@ void study_print_sweep(FILE *f, const struct series *s, size_t n)
 		return;
 	fprintf(f, "\nSweep of %s:", s[0].sweep_param);
 	if (strcmp(s[0].sweep_param, "rooms"))
-		fprintf(f, " %d rooms", s[0].rooms);
+		fprintf(f, " %d rooms,", s[0].rooms);
 	if (strcmp(s[0].sweep_param, "messages"))
-		fprintf(f, " %d messages", s[0].messages);
+		fprintf(f, " %d messages%s", s[0].messages,
+			strcmp(s[0].sweep_param, "users") ? "," : "");
 	if (strcmp(s[0].sweep_param, "users"))
 		fprintf(f, " %d users per room", s[0].users);
-	fprintf(f, "; msg p99 = message latency, rq p99 = run-queue latency\n");
+	/* The legend on its own line keeps the text under 100 columns. */
+	fprintf(f, "\n(msg p99 = message latency, rq p99 = run-queue latency,"
+		" invol/s = involuntary switches)\n");
 	fprintf(f, "%9s %4s %10s %10s %10s %9s %9s %9s %6s %6s\n",
 		s[0].sweep_param, "runs", "avg msg/s", "min", "max",
 		"msg p99", "rq p99", "invol/s", "xcpu%", "idle%");

@@ -18,7 +18,8 @@ teardown() {
 	run "$CHAT_C" -q --no-trace -r 2 --sweep rooms=1,2,3 -j "$f" \
 		127.0.0.1 1 20 "$SRV_PORT"
 	[ "$status" -eq 0 ]
-	echo "$output" | grep -q "^Sweep of rooms: 20 messages 20 users per room"
+	echo "$output" | grep -q "^Sweep of rooms: 20 messages, 20 users per room$"
+	echo "$output" | awk 'length > 99 { print; bad = 1 } END { exit bad }'
 	rows=$(echo "$output" | awk '/^ +rooms runs/ { t = 1; next } t && NF >= 6')
 	[ "$(echo "$rows" | wc -l)" -eq 3 ]
 	echo "$rows" | awk '{ if ($1 != NR || $2 != 2 || $3 <= 0) exit 1 }'
@@ -36,10 +37,12 @@ teardown() {
 	[ "$status" -eq 0 ]
 	echo "$output" | grep -qx "Messages sent      : 100"
 	echo "$output" | grep -qx "Messages sent      : 200"
+	echo "$output" | grep -qx "Sweep of messages: 1 rooms, 20 users per room"
 	run "$CHAT_C" -q --no-trace --sweep users=2,4 127.0.0.1 2 10 "$SRV_PORT"
 	[ "$status" -eq 0 ]
 	echo "$output" | grep -qx "Messages received  : 40"
 	echo "$output" | grep -qx "Messages received  : 240"
+	echo "$output" | grep -qx "Sweep of users: 2 rooms, 10 messages"
 }
 
 @test "bad --sweep values are refused with one line" {
