@@ -92,6 +92,17 @@ static void run_fail(struct cli_run *run, const char *fmt, ...)
 	pthread_mutex_unlock(&run->lock);
 }
 
+/*
+ * The reason under the lock: a SIGINT fails the run from the signal thread,
+ * which sets the flag before it writes the text.
+ */
+static void run_why(struct cli_run *run, char *buf, size_t len)
+{
+	pthread_mutex_lock(&run->lock);
+	snprintf(buf, len, "%s", run->why);
+	pthread_mutex_unlock(&run->lock);
+}
+
 static const char *io_why(ssize_t r)
 {
 	if (r >= 0)
@@ -613,14 +624,14 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 	}
 	rc = 0;
 out:
-	if (atomic_load(&run->failed)) {
-		snprintf(res->error, sizeof(res->error), "%s", run->why);
-		rc = -1;
-	}
 	if (gate_held) {
 		/* Release workers so they see the failure and exit. */
-		run_fail(run, "%s", run->why[0] ? run->why : "aborted");
+		run_fail(run, "aborted");
 		pthread_rwlock_unlock(&run->gate);
+	}
+	if (atomic_load(&run->failed)) {
+		run_why(run, res->error, sizeof(res->error));
+		rc = -1;
 	}
 	set_current(ctx, NULL);
 	if (ctl >= 0)
