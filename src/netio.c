@@ -121,13 +121,19 @@ fail:
 
 int net_listen(const struct sockaddr_in *sa, int backlog)
 {
-	int fd, saved;
+	int fd, saved, one = 1;
 
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
-	/* The original set no SO_REUSEADDR; a second server must fail. */
-	if (bind(fd, (const struct sockaddr *)sa, sizeof(*sa)) ||
+	/*
+	 * The original set no SO_REUSEADDR, so the control connection the
+	 * server closed last kept the port in TIME_WAIT and a restarted
+	 * chat_s failed for a minute.  A second server on a listening port
+	 * still fails: Linux refuses that bind even with the option.
+	 */
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, (const struct sockaddr *)sa, sizeof(*sa)) ||
 	    listen(fd, backlog)) {
 		saved = errno;
 		close(fd);
