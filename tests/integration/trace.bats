@@ -137,8 +137,13 @@ p99 = lambda x: max(x["roles"][r]["rq_latency"]["p99_ns"] for r in subj)
 rq = lambda x: sum(x["roles"][r]["runnable_ns"] for r in subj)
 mig = lambda x: sum(x["roles"][r]["migrations"] for r in subj)
 print("p99", p99(a), p99(b), "runnable", rq(a), rq(b), "migr", mig(a), mig(b))
-assert p99(b) > 1.3 * p99(a)
-assert rq(b) > rq(a)
+# Under a sanitizer its own locks and slowness decide the waits (free
+# runs measured more runnable time than pinned ones under TSan): only the
+# confinement is checked there; the plain suite checks the latency.
+import os
+if not os.environ.get("CHATBENCH_SAN"):
+    assert p99(b) > 1.3 * p99(a)
+    assert rq(b) > rq(a)
 assert mig(b) <= mig(a) and mig(b) < 20
 EOF
 }
