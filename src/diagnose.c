@@ -529,6 +529,14 @@ int diag_find_dips(const struct kstats *k, double pct, struct diag_dip *out,
 		 */
 		if (len < DIAG_DIP_MIN_INTERVALS)
 			continue;
+		/*
+		 * Low until the end is the drain, not a dip: client senders
+		 * are done within the first second, and in the last the
+		 * server's senders run out of backlog one after another,
+		 * so throughput falls into the end of every run.
+		 */
+		if (i + 2 >= n)
+			continue;
 		d->throughput = low->throughput;
 		d->to_s = (double)(k->interval[i].start_ns +
 				   k->interval[i].duration_ns) / 1e9;

@@ -262,11 +262,19 @@ static void test_dips_found_in_intervals(void **state)
 	snprintf(k->interval[8].top.comm, 16, "hog");
 	k->interval[8].top.pid = 7;
 	k->interval[8].top.ns = 90000000;
+	/* Low from 1.6 s to the end: the run draining, not a dip. */
+	for (i = 16; i < 20; i++)
+		k->interval[i].throughput = 200000 - i * 10000;
 	n = diag_find_dips(k, 10, d, DIAG_MAX_DIPS);
 	assert_int_equal(n, 1);
 	assert_true(d[0].from_s > 0.79 && d[0].from_s < 0.81);
 	assert_true(d[0].to_s > 0.99 && d[0].to_s < 1.01);
 	assert_non_null(strstr(d[0].why, "hog (pid 7)"));
+	/* The same fall, recovered before the end, is a dip. */
+	k->interval[18].throughput = 500000;
+	n = diag_find_dips(k, 10, d, DIAG_MAX_DIPS);
+	assert_int_equal(n, 2);
+	assert_true(d[1].from_s > 1.59 && d[1].to_s < 1.81);
 	kstats_free(k);
 }
 
