@@ -164,9 +164,10 @@ struct cb_sched_cpu {
 	__u64 softirq_cnt[10];
 	__u64 stealer_map_full;		/* outsider not recorded: map full */
 	__u64 slot_evictions;		/* two live tids shared a task slot */
-	__u64 queue_mismatch;		/* dequeued from a CPU not counted */
+	__u64 queue_mismatch;		/* left a queue unseen: corrected */
 	__u64 waiters_migrated;		/* waiter moved: stops counting */
-	__u64 __pad1[5];
+	__u64 phantom_waiters;		/* counted waiting on a CPU gone idle */
+	__u64 __pad1[4];
 	__u32 rq_lat_hist[CB_NR_ROLES][CB_HIST_BUCKETS];
 };
 

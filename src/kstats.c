@@ -189,6 +189,8 @@ static void cpus_delta(struct kstats *k, const struct ks_snap *a,
 					    sa->queue_mismatch;
 		k->missed.waiters_migrated += sb->waiters_migrated -
 					      sa->waiters_migrated;
+		k->missed.phantom_waiters += sb->phantom_waiters -
+					     sa->phantom_waiters;
 		k->stolen_total_ns += o->stolen_ns;
 	}
 }

@@ -80,10 +80,11 @@ struct ks_sock_side {
 struct ks_missed {
 	uint64_t stealer_map_full;
 	uint64_t slot_evictions;
-	uint64_t queue_mismatch;
+	uint64_t queue_mismatch;	/* corrected, not a loss */
 	uint64_t recursion_misses;	/* prog runs skipped by the kernel */
 	uint64_t lost_events;		/* no event stream: always 0 */
 	uint64_t waiters_migrated;	/* informational, not a loss */
+	uint64_t phantom_waiters;	/* corrected, not a loss */
 };
 
 struct ks_prog {

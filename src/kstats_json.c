@@ -187,7 +187,7 @@ json_t *kstats_to_json(const struct kstats *k)
 	for (i = 0; i < k->nr_stealers; i++)
 		json_array_append_new(stealers, stealer_json(&k->stealer[i]));
 	return json_pack("{s:s,s:i,s:I,s:I,s:o,s:o,s:I,s:o,s:{s:i,s:o,s:o},"
-			 "s:{s:I,s:I,s:I,s:I,s:I,s:I},s:o,s:o}",
+			 "s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:o,s:o}",
 		"mode", k->mode ? k->mode : "",
 		"ncpus", k->ncpus,
 		"wall_ns", (json_int_t)k->wall_ns,
@@ -207,6 +207,7 @@ json_t *kstats_to_json(const struct kstats *k)
 		"recursion_misses", (json_int_t)k->missed.recursion_misses,
 		"lost_events", (json_int_t)k->missed.lost_events,
 		"waiters_migrated", (json_int_t)k->missed.waiters_migrated,
+		"phantom_waiters", (json_int_t)k->missed.phantom_waiters,
 		"bpf_cost", cost_json(k),
 		"intervals", intervals_json(k));
 }

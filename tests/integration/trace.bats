@@ -68,6 +68,18 @@ EOF
 	check 'len(k["intervals"]) >= 1'
 }
 
+@test "the raw_tp fallback loads and traces the same figures" {
+	# What a kernel without tp_btf gets: the same handlers via raw_tp.
+	RUN_ARGS=(4 100)
+	traced_run env CHATBENCH_BPF_RAW_TP=1
+	check 'k["mode"] == "raw_tp"'
+	check 'all(k["missed"][m] == 0 for m in ("stealer_map_full",
+		"slot_evictions", "lost_events"))'
+	check 'all(R[r]["wakeups"] > 0 and R[r]["rq_latency"]["count"] > 0
+		for r in ("cli_rcv", "srv_rcv", "srv_snd"))'
+	check 'k["sockets"]["client"]["rq_bytes"]["max_bytes"] > 0'
+}
+
 @test "counts are consistent with the run" {
 	RUN_ARGS=(10 100)
 	traced_run
