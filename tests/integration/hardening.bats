@@ -299,6 +299,26 @@ kill_sleepers() {
 	SLEEPERS=()
 }
 
+@test "unprivileged: tracing off said once, the runs exact; --trace refuses with the reason" {
+	need_root
+	launch_server 127.0.0.1 --timeout 2
+	local f="$BATS_TEST_TMPDIR/nobody.json"
+	run timeout 60 "${NOBODY[@]}" "$CHAT_C" -q -r 2 -j - 127.0.0.1 2 10 \
+		"$SRV_PORT"
+	[ "$status" -eq 0 ]
+	[ "$(grep -v '^{' <<<"$output" | grep -c 'tracing')" -eq 1 ]
+	[[ "$output" == *"chat_c: tracing off: tracing needs root or CAP_BPF and CAP_PERFMON"* ]]
+	[ "$(grep -cx 'Messages sent      : 400' <<<"$output")" -eq 2 ]
+	grep '^{' <<<"$output" | tail -n 1 |
+		jq -e '.summary.runs == 2 and (.summary.tracing | startswith("off"))'
+	# No kernel object pretends to hold figures it could not collect.
+	[ "$(grep '^{' <<<"$output" | jq -s 'map(select(.kernel != null)) | length')" -eq 0 ]
+	run timeout 60 "${NOBODY[@]}" "$CHAT_C" -q --trace 127.0.0.1 2 10 "$SRV_PORT"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "chat_c: --trace: tracing is not possible: tracing needs root or CAP_BPF and CAP_PERFMON" ]]
+	assert_normal_run 2 10
+}
+
 @test "limits: threads taken by the user's other tasks: the server names RLIMIT_NPROC and serves on" {
 	need_root
 	SRV_WRAP=("${NOBODY[@]}" prlimit --nproc=100:100)
