@@ -302,7 +302,6 @@ kill_sleepers() {
 @test "unprivileged: tracing off said once, the runs exact; --trace refuses with the reason" {
 	need_root
 	launch_server 127.0.0.1 --timeout 2
-	local f="$BATS_TEST_TMPDIR/nobody.json"
 	run timeout 60 "${NOBODY[@]}" "$CHAT_C" -q -r 2 -j - 127.0.0.1 2 10 \
 		"$SRV_PORT"
 	[ "$status" -eq 0 ]
