@@ -57,23 +57,28 @@ endif
 
 .DELETE_ON_ERROR:
 .SUFFIXES:
+.SECONDEXPANSION:
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 
-# Objects shared by both programs, then each program's own.
-COMMON := proto netio stats reslimit numarg cpuacct
-SERVER := $(COMMON) server srv_threads srv_evloop cpuset chat_s_opts
-CLIENT := $(COMMON) client client_opts local_server server_info cpuset \
-	output_text \
-	output_json summary study progress kfigures diagnose diag_out trace \
-	discover \
-	kstats kstats_text kstats_json kstats_load results baseline \
-	report_html
+# Every C file under src/ is one object; the files that hold a main() are
+# the programs, and every other object goes into one static archive that
+# the programs link against, so a program takes from it only what it uses
+# (the server and the tools never pull in the tracer, hence no libbpf).
+SRCS := $(wildcard src/*/*.c src/*/*/*.c)
+MAIN_chat_c := src/study/chat_c.c
+MAIN_chat_s := src/workload/server/chat_s.c
+MAIN_chatbench-compare := src/analysis/compare.c
+MAIN_chatbench-report := src/output/html/report_main.c
+MAIN_chatbench-hog := src/workload/hog.c
+MAINS := $(MAIN_chat_c) $(MAIN_chat_s) $(MAIN_chatbench-compare) \
+	$(MAIN_chatbench-report) $(MAIN_chatbench-hog)
+LIB_SRCS := $(filter-out $(MAINS),$(SRCS))
 
-obj = $(patsubst %,$(OUT)/%.o,$(1))
-ALL_OBJS := $(sort $(call obj,$(SERVER) $(CLIENT) chat_s chat_c))
+obj = $(patsubst src/%.c,$(OUT)/obj/%.o,$(1))
+LIB := $(OUT)/libchatbench.a
 
 BINS := $(OUT)/chat_s $(OUT)/chat_c
 # Tools around the binaries and their result files (no BPF in them).
@@ -95,49 +100,43 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(OUT)/trace.o: $(SKELS)
+$(call obj,src/tracer/trace.c): $(SKELS)
 
-$(OUT)/%.o: src/%.c $(wildcard src/*.h) $(wildcard bpf/*.h) | $(OUT)
+# -MMD: each object depends on exactly the headers it includes.
+$(OUT)/obj/%.o: src/%.c | $(OUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -c $< -o $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c $< -o $@
 
-$(OUT)/chat_s: $(call obj,$(SERVER) chat_s)
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+-include $(patsubst %.o,%.d,$(call obj,$(SRCS)))
 
-$(OUT)/chat_c: $(call obj,$(CLIENT) chat_c)
+$(LIB): $(call obj,$(LIB_SRCS))
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(OUT)/chat_c: $(call obj,$(MAIN_chat_c)) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS_BPF) $(LDLIBS)
 
-$(OUT)/chatbench-compare: tools/compare.c $(call obj,results stats numarg) \
-		$(wildcard src/*.h) | $(OUT)
+$(OUT)/chat_s $(OUT)/chatbench-compare $(OUT)/chatbench-report: \
+		$(OUT)/%: $$(call obj,$$(MAIN_%)) $(LIB)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $< \
-		$(call obj,results stats numarg) -o $@ $(LDLIBS)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
-# The report renders with the same object chat_c --report links.
-REPORT_OBJS := $(call obj,results stats numarg report_html)
-$(OUT)/chatbench-report: tools/report.c $(REPORT_OBJS) $(wildcard src/*.h) \
-		| $(OUT)
+$(OUT)/chatbench-hog: $(call obj,$(MAIN_chatbench-hog))
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(LDFLAGS) $< $(REPORT_OBJS) \
-		-o $@ $(LDLIBS)
-
-$(OUT)/chatbench-hog: tools/hog.c | $(OUT)
-	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $< -o $@ $(LDFLAGS) -lpthread
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@ -lpthread
 
 # Unit tests (cmocka), one binary per file under tests/unit.
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRCS))
-UNIT_LIBS := $(call obj,$(sort $(CLIENT) $(SERVER)))
 
 $(OUT)/tests:
 	$(Q)mkdir -p $@
 
-$(OUT)/tests/%: tests/unit/%.c $(UNIT_LIBS) | $(OUT)/tests
+$(OUT)/tests/%: tests/unit/%.c $(LIB) | $(OUT)/tests
 	$(call msg,TEST-CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $< $(UNIT_LIBS) -o $@ \
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $< $(LIB) -o $@ \
 		$(LDFLAGS) -lcmocka $(LDLIBS_BPF) $(LDLIBS)
 
 tests: $(BINS) $(TOOLS) $(UNIT_BINS)
@@ -170,7 +169,8 @@ vmlinux:
 		> vmlinux/$(ARCH)/vmlinux.h
 
 format:
-	clang-format -i src/*.c src/*.h bpf/*.c bpf/*.h tests/unit/*.c tools/*.c
+	clang-format -i $(SRCS) $(wildcard src/*/*.h src/*/*/*.h) bpf/*.c \
+		bpf/*.h tests/unit/*.c
 
 clean:
 	rm -rf $(OUT)

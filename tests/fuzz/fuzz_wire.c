@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "chatbench.h"
-#include "proto.h"
+#include "workload/proto.h"
 
 /* Like assert(), but never compiled out: NDEBUG must not blind the fuzzer. */
 #define CHECK(cond)							\

@@ -32,7 +32,7 @@ echo "fuzz: building $bin"
 "$CLANG" -g -O1 -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-D_GNU_SOURCE -Isrc -Ibpf "${warn[@]}" \
-	"$src/fuzz_wire.c" src/proto.c -o "$bin"
+	"$src/fuzz_wire.c" src/workload/proto.c -o "$bin"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

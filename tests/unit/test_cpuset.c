@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cpuset.h"
+#include "util/cpuset.h"
 
 /* Parses list and returns it formatted back, or NULL with err set. */
 static const char *round_trip(const char *list, const cpu_set_t *avail,

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "diagnose.h"
-#include "kstats.h"
+#include "analysis/diagnose.h"
+#include "tracer/kstats.h"
 
 #define NCPUS 2
 #define WALL_NS 1000000000ull

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Unit tests of the kernel-figures arithmetic (src/kstats.c) without BPF:
+ * Unit tests of the kernel-figures arithmetic (src/tracer/kstats.c) without BPF:
  * percentiles from log-linear histograms of known distributions, and runs
  * computed as the difference of two hand-made snapshots (including 32-bit
  * bucket counters that wrap, outsiders seen only in the second snapshot,
@@ -15,7 +15,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "kstats.h"
+#include "tracer/kstats.h"
 
 static void add(uint64_t *b, uint64_t v)
 {

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "chat_s_opts.h"
-#include "client_opts.h"
+#include "workload/server/chat_s_opts.h"
+#include "workload/client/client_opts.h"
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "proto.h"
+#include "workload/proto.h"
 
 static const struct chat_caps caps = { .max_rooms = 1000,
 				       .max_messages = 10000000 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the HTML report (src/report_html.c): the escaping of text
+ * Unit tests of the HTML report (src/output/html/report_html.c): the escaping of text
  * that comes from the kernel (task names may hold anything), the heat-map
  * row of a bucket, and a tiny result file whose page must hold one run
  * bar per run (the slow one marked), exactly the non-empty heat-map cells
@@ -17,8 +17,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "report_html.h"
-#include "results.h"
+#include "output/html/report_html.h"
+#include "output/json/results.h"
 
 static void test_escape(void **state)
 {

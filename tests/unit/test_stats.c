@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "stats.h"
-#include "summary.h"
+#include "analysis/stats.h"
+#include "analysis/summary.h"
 
 static void test_median_odd_even(void **state)
 {

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading a baseline: the result file's completed runs, each with its
+ * kernel figures read back into a struct kstats, ready to be turned into
+ * the same reference a series makes from its own runs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/baseline.h"
+#include "tracer/kstats.h"
+#include "output/json/results.h"
+
+struct saved_run {
+	int rooms, messages, users;
+	struct diag_run d;
+	struct kstats *k;
+};
+
+struct baseline {
+	struct saved_run *runs;
+	size_t n;
+};
+
+static json_t *get(const struct result_run *r, const char *key)
+{
+	return json_object_get(r->json, key);
+}
+
+struct baseline *baseline_load(const char *path, char *err, size_t len)
+{
+	struct result_file rf;
+	struct baseline *b;
+	size_t g, i;
+
+	if (results_load_flags(path, RESULTS_ALLOW_NO_SUMMARY, &rf, err, len))
+		return NULL;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		goto nomem;
+	for (g = 0; g < rf.nr_groups; g++) {
+		const struct result_group *gr = &rf.groups[g];
+		struct saved_run *n = realloc(b->runs, (b->n + gr->nr_runs) *
+							       sizeof(*n));
+
+		if (!n)
+			goto nomem;
+		b->runs = n;
+		for (i = 0; i < gr->nr_runs; i++) {
+			const struct result_run *r = &gr->runs[i];
+			struct saved_run *s = &b->runs[b->n];
+
+			if (!r->ok || r->throughput <= 0)
+				continue;
+			memset(s, 0, sizeof(*s));
+			s->rooms = r->rooms;
+			s->messages = r->messages;
+			s->users = r->users_per_room ? r->users_per_room : 20;
+			s->d.throughput = r->throughput;
+			s->d.steal_pct = json_number_value(
+				json_object_get(get(r, "cpu"), "steal_pct"));
+			s->k = kstats_from_json(get(r, "kernel"));
+			s->d.k = s->k;
+			b->n++;
+		}
+	}
+	results_free(&rf);
+	if (!b->n) {
+		snprintf(err, len, "baseline %s has no completed run", path);
+		baseline_free(b);
+		return NULL;
+	}
+	return b;
+nomem:
+	results_free(&rf);
+	baseline_free(b);
+	snprintf(err, len, "out of memory reading baseline %s", path);
+	return NULL;
+}
+
+int baseline_ref(const struct baseline *b, int rooms, int messages,
+		 int users, double pct, struct diag_ref *ref, bool *exact)
+{
+	struct diag_run *d = calloc(b->n, sizeof(*d));
+	size_t i, n = 0;
+
+	if (!d)
+		return -1;
+	for (i = 0; i < b->n; i++)
+		if (b->runs[i].rooms == rooms &&
+		    b->runs[i].messages == messages &&
+		    b->runs[i].users == users)
+			d[n++] = b->runs[i].d;
+	*exact = n > 0;
+	if (!n)
+		for (i = 0; i < b->n; i++)
+			d[n++] = b->runs[i].d;
+	diag_reference(d, n, pct, ref);
+	free(d);
+	return n ? 0 : -1;
+}
+
+void baseline_free(struct baseline *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->n; i++)
+		kstats_free(b->runs[i].k);
+	free(b->runs);
+	free(b);
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From raw per-role and per-CPU counters to the few figures a kernel
+ * engineer reads first.  Rates are per second of the run and shares are of
+ * all CPUs' time, so a 1 s run and a 20 s run line up.
+ */
+#include <string.h>
+
+#include "analysis/kfigures.h"
+#include "tracer/kstats.h"
+
+static bool is_subject(int role)
+{
+	return role < CB_ROLE_OTHER;
+}
+
+void kfigures_from(const struct kstats *k, struct kfigures *f)
+{
+	struct ks_hist all;
+	uint64_t wake = 0, xcpu = 0, invol = 0, migr = 0, idle = 0;
+	uint64_t sirq = 0, netrx = 0, outsider = 0, sends = 0, full = 0;
+	double cpu_ns;
+	int r, c, b, i;
+
+	memset(f, 0, sizeof(*f));
+	if (!k || !k->wall_ns || !k->ncpus)
+		return;
+	memset(&all, 0, sizeof(all));
+	f->valid = true;
+	f->wall_s = (double)k->wall_ns / 1e9;
+	for (r = 0; r < KS_NR_ROLES; r++) {
+		const struct ks_role *ro = &k->role[r];
+
+		if (!is_subject(r))
+			continue;
+		wake += ro->wakeups;
+		xcpu += ro->cross_cpu_wakeups;
+		invol += ro->invol_switches;
+		migr += ro->migrations;
+		f->oncpu_s += (double)ro->oncpu_ns / 1e9;
+		f->runnable_s += (double)ro->runnable_ns / 1e9;
+		f->blocked_s += (double)ro->blocked_ns / 1e9;
+		for (b = 0; b < CB_HIST_BUCKETS; b++)
+			all.buckets[b] += ro->rq_lat.buckets[b];
+		if (ro->rq_lat.max > all.max)
+			all.max = ro->rq_lat.max;
+	}
+	ks_hist_finish(&all);
+	f->rq_p50_ns = all.p50;
+	f->rq_p99_ns = all.p99;
+	f->rq_max_ns = all.max;
+	f->ksoftirqd_p99_ns = k->role[CB_ROLE_KSOFTIRQD].rq_lat.p99;
+	f->wakeups_per_s = (double)wake / f->wall_s;
+	f->xcpu_pct = wake ? 100.0 * (double)xcpu / (double)wake : 0;
+	f->invol_per_s = (double)invol / f->wall_s;
+	f->migrations_per_s = (double)migr / f->wall_s;
+	for (c = 0; c < k->ncpus; c++) {
+		idle += k->cpu[c].idle_ns;
+		for (i = 0; i < KS_NR_SOFTIRQS; i++)
+			sirq += k->cpu[c].softirq_ns[i];
+		netrx += k->cpu[c].softirq_ns[3]; /* NET_RX_SOFTIRQ */
+	}
+	cpu_ns = (double)k->wall_ns * k->ncpus;
+	f->idle_pct = 100.0 * (double)idle / cpu_ns;
+	f->softirq_pct = 100.0 * (double)sirq / cpu_ns;
+	f->net_rx_pct = 100.0 * (double)netrx / cpu_ns;
+	for (i = 0; i < k->nr_stealers; i++)
+		if (!k->stealer[i].is_benchmark && k->stealer[i].pid)
+			outsider += k->stealer[i].ns;
+	f->outsider_pct = 100.0 * (double)outsider / cpu_ns;
+	for (i = 0; i < CB_NR_SIDES; i++) {
+		const struct ks_sock_side *s = &k->sock[i];
+
+		if (s->rq_bytes.p99 > f->sock_rq_p99_bytes)
+			f->sock_rq_p99_bytes = s->rq_bytes.p99;
+		if (s->rq_bytes.max > f->sock_rq_max_bytes)
+			f->sock_rq_max_bytes = s->rq_bytes.max;
+		if (s->rcvbuf_max > f->rcvbuf_max)
+			f->rcvbuf_max = s->rcvbuf_max;
+		sends += s->sends;
+		full += s->sndbuf_full;
+		f->pressure_events += s->exceed_buf_limit + s->rcvqueue_full;
+	}
+	f->sndbuf_full_pct = sends ? 100.0 * (double)full / (double)sends : 0;
+}

@@ -1,0 +1,2199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The HTML report: one self-contained page per set of result files, made
+ * to be read at a glance.  A verdict sentence first, then per run a
+ * throughput bar (slow runs in vermillion, their causes in words beside
+ * them), then the runs on one time axis: per-interval throughput above a
+ * heat map of run-queue latency, so that a dip and its latency storm sit
+ * one above the other; then who took the CPU, per run, and the
+ * distributions (run-queue latency per role, message latency, socket
+ * queue depth) of normal against slow runs.  Sweeps get throughput and
+ * p99 against the swept value, several files the comparison table.
+ * Everything is drawn here as inline SVG from the loaded JSON (no
+ * script, nothing fetched: the page must open on a machine without
+ * network and from a mail attachment), with a colour-blind-safe palette
+ * (Okabe-Ito for categories, a viridis ramp for counts) and every text
+ * escaped, since task names come from the kernel and may hold anything.
+ * The markup is also well-formed XML, so that tests can parse it.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "workload/proto.h"
+#include "output/html/report_html.h"
+
+#define HM_PER_OCTAVE	2	/* heat-map rows per octave of latency */
+#define HM_NR_ROWS	(64 * HM_PER_OCTAVE)
+#define DIST_PER_OCTAVE	4	/* histogram bins per octave, at most */
+#define DIST_NR_BINS	(64 * DIST_PER_OCTAVE)
+#define DIST_FINE_MIN	5000	/* fewer samples: 2 bins per octave */
+#define HM_LEVELS	7	/* colour steps of the heat map */
+#define MAX_STEALERS	6	/* tasks named per run; the rest summed */
+#define NR_TASK_COLOURS	6
+#define MAX_TICKS	12	/* bounds tick loops whatever the data */
+
+/* Okabe-Ito: told apart by every common kind of colour blindness. */
+#define C_NORMAL	"#0072B2"
+#define C_SLOW		"#D55E00"
+#define C_FAILED	"#999999"
+#define C_BENCH		"#c9c9c9"
+
+static const char *const task_colours[NR_TASK_COLOURS] = {
+	"#E69F00", "#CC79A7", "#009E73", "#56B4E9", "#F0E442", "#000000",
+};
+
+/*
+ * Pale (few samples) to dark (many), yellow through green to blue: the
+ * lightness alone orders the steps, so it reads without colour vision
+ * and in grey print, and noise (a few samples) stays quiet on white.
+ */
+static const char *const heat_colours[HM_LEVELS] = {
+	"#ffffcc", "#c7e9b4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8",
+	"#0c2c84",
+};
+
+static const char *const roles[] = {
+	"cli_snd", "cli_rcv", "srv_rcv", "srv_snd", "srv_loop", "other",
+	"ksoftirqd",
+};
+#define NR_ROLES (sizeof(roles) / sizeof(roles[0]))
+
+static const char *const role_words[NR_ROLES] = {
+	"client senders", "client receivers", "server receivers",
+	"server senders", "server event loops", "other benchmark",
+	"softirq threads",
+};
+
+/* The diagnosis' cause kinds (src/analysis/diagnose.c) in a newcomer's words. */
+static const struct {
+	const char *kind;
+	const char *words;
+} cause_words[] = {
+	{ "outsider_cpu", "another task took the CPUs" },
+	{ "sched_contention", "benchmark threads queued behind each other" },
+	{ "cpu_idle", "CPUs sat idle" },
+	{ "softirq", "network softirq work grew" },
+	{ "socket_backpressure", "socket buffers filled up" },
+	{ "benchmark_work", "more CPU per message" },
+	{ "hypervisor_steal", "the hypervisor took CPU time" },
+};
+
+/* ---- escaping ---------------------------------------------------------- */
+
+/* Where escaped text goes: a stream, or a bounded buffer (for tests). */
+struct sink {
+	FILE *f;
+	char *buf;
+	size_t len;
+	size_t pos;
+};
+
+static void sink_put(struct sink *s, const char *p, size_t n)
+{
+	size_t i;
+
+	if (s->f) {
+		fwrite(p, 1, n, s->f);
+		return;
+	}
+	for (i = 0; i < n; i++, s->pos++)
+		if (s->len && s->pos < s->len - 1)
+			s->buf[s->pos] = p[i];
+}
+
+/*
+ * Length of the well-formed UTF-8 sequence at p that XML 1.0 accepts, 0
+ * when there is none: overlong forms, surrogates and U+FFFE/U+FFFF are
+ * refused, so that a parser never chokes on what a kernel comm held.
+ */
+static size_t utf8_len(const unsigned char *p)
+{
+	uint32_t cp;
+	size_t n, i;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		n = 2;
+		cp = p[0] & 0x1f;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		n = 3;
+		cp = p[0] & 0x0f;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		n = 4;
+		cp = p[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+	    cp == 0xfffe || cp == 0xffff)
+		return 0;
+	return n;
+}
+
+static void escape_to(struct sink *s, const char *str)
+{
+	const unsigned char *p = (const unsigned char *)str;
+	size_t n;
+
+	while (p && *p) {
+		switch (*p) {
+		case '&':
+			sink_put(s, "&amp;", 5);
+			break;
+		case '<':
+			sink_put(s, "&lt;", 4);
+			break;
+		case '>':
+			sink_put(s, "&gt;", 4);
+			break;
+		case '"':
+			sink_put(s, "&quot;", 6);
+			break;
+		case '\'':
+			sink_put(s, "&#39;", 5);
+			break;
+		default:
+			if (*p >= 0x80) {
+				n = utf8_len(p);
+				if (n) {
+					sink_put(s, (const char *)p, n);
+					p += n;
+				} else {
+					sink_put(s, "\xef\xbf\xbd", 3);
+					p++;
+				}
+				continue;
+			}
+			/* XML 1.0 has no way to write most control codes. */
+			if ((*p < 0x20 && *p != '\t' && *p != '\n' &&
+			     *p != '\r') || *p == 0x7f)
+				sink_put(s, "?", 1);
+			else
+				sink_put(s, (const char *)p, 1);
+		}
+		p++;
+	}
+}
+
+size_t report_html_escape(char *dst, size_t len, const char *s)
+{
+	struct sink k = { .buf = dst, .len = len };
+
+	escape_to(&k, s);
+	if (len)
+		dst[k.pos < len ? k.pos : len - 1] = '\0';
+	return k.pos;
+}
+
+static void esc(FILE *f, const char *s)
+{
+	struct sink k = { .f = f };
+
+	escape_to(&k, s);
+}
+
+/* ---- numbers ----------------------------------------------------------- */
+
+/* "812 ns", "3.4 µs", "12.0 ms", "1.25 s"; thresholds avoid "1000.0 µs". */
+static const char *fmt_ns(char *b, size_t n, double ns)
+{
+	if (ns < 999.5)
+		snprintf(b, n, "%.0f ns", ns);
+	else if (ns < 999.95e3)
+		snprintf(b, n, "%.1f µs", ns / 1e3);
+	else if (ns < 999.95e6)
+		snprintf(b, n, "%.1f ms", ns / 1e6);
+	else
+		snprintf(b, n, "%.2f s", ns / 1e9);
+	return b;
+}
+
+static const char *fmt_bytes(char *b, size_t n, double v)
+{
+	if (v < 999.5)
+		snprintf(b, n, "%.0f B", v);
+	else if (v < 999.95e3)
+		snprintf(b, n, "%.1f kB", v / 1e3);
+	else
+		snprintf(b, n, "%.1f MB", v / 1e6);
+	return b;
+}
+
+/* A rate with three significant digits: "950", "95.5 k", "1.23 M". */
+static const char *fmt_rate(char *b, size_t n, double v)
+{
+	if (v < 999.5)
+		snprintf(b, n, "%.0f", v);
+	else if (v < 999.5e3)
+		snprintf(b, n, "%.3g k", v / 1e3);
+	else
+		snprintf(b, n, "%.3g M", v / 1e6);
+	return b;
+}
+
+/* Decade tick labels: 1 µs, 10 µs ... or 100 B, 1 kB ... */
+static const char *fmt_decade(char *b, size_t n, double v, bool bytes)
+{
+	static const char *const ns_units[] = { "ns", "µs", "ms", "s" };
+	static const char *const b_units[] = { "B", "kB", "MB", "GB" };
+	const char *const *u = bytes ? b_units : ns_units;
+	int i = 0;
+
+	while (v >= 999.5 && i < 3) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(b, n, "%.0f %s", v, u[i]);
+	return b;
+}
+
+/* An axis tick in the unit its step is counted in: "0", "200 ms". */
+static const char *fmt_ns_tick(char *b, size_t n, double v, double step)
+{
+	static const struct {
+		double scale;
+		const char *unit;
+	} u[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "µs" }, { 1, "ns" } };
+	size_t i;
+
+	if (v <= 0) {
+		snprintf(b, n, "0");
+		return b;
+	}
+	for (i = 0; i < 3 && step < u[i].scale; i++)
+		;
+	snprintf(b, n, "%g %s", v / u[i].scale, u[i].unit);
+	return b;
+}
+
+/* A step of 1, 2 or 5 times a power of ten giving about want ticks. */
+static double nice_step(double max, int want)
+{
+	double raw, mag, r;
+
+	if (max <= 0)
+		return 1;
+	raw = max / want;
+	mag = pow(10, floor(log10(raw)));
+	r = raw / mag;
+	return mag * (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10);
+}
+
+/* ---- log-linear positions ---------------------------------------------- */
+
+static int msb64(uint64_t v)
+{
+	return 63 - __builtin_clzll(v);
+}
+
+/*
+ * Bin of lo with k (a power of two) linear bins per octave: the same
+ * layout as the kernel's histograms, coarser, so that every kernel
+ * bucket falls in exactly one bin.
+ */
+static int ll_bin(uint64_t lo, int k)
+{
+	int e, kb = __builtin_ctz((unsigned int)k);
+	uint64_t off;
+
+	if (!lo)
+		return 0;
+	e = msb64(lo);
+	off = lo - (1ULL << e);
+	if (e >= kb)
+		return e * k + (int)(off >> (e - kb));
+	return e * k + (int)((off << kb) >> e);
+}
+
+int report_hm_row(uint64_t lo)
+{
+	return ll_bin(lo, HM_PER_OCTAVE);
+}
+
+/* The continuous position of v on the same scale: bin b spans [b, b+1). */
+static double ll_pos(double v, int k)
+{
+	int e;
+
+	if (v < 1)
+		return 0;
+	e = (int)floor(log2(v));
+	return e * k + k * (v / ldexp(1, e) - 1);
+}
+
+/* ---- bucket sets ------------------------------------------------------- */
+
+struct bset {
+	struct results_bucket *b;
+	size_t n;
+	size_t cap;
+	uint64_t total;
+};
+
+static uint64_t ju64(const json_t *v)
+{
+	json_int_t i = json_integer_value(v);
+
+	return i > 0 ? (uint64_t)i : 0;
+}
+
+/* Adds the {"lo","hi","count"} array arr (a histogram's buckets). */
+static int bset_add(struct bset *s, const json_t *arr)
+{
+	const json_t *e, *hi;
+	size_t i;
+
+	json_array_foreach(arr, i, e) {
+		struct results_bucket b;
+
+		b.lo = ju64(json_object_get(e, "lo"));
+		hi = json_object_get(e, "hi");
+		b.hi = json_is_integer(hi) ? ju64(hi) : UINT64_MAX;
+		b.count = ju64(json_object_get(e, "count"));
+		if (!b.count || b.hi <= b.lo)
+			continue;
+		if (s->n == s->cap) {
+			size_t ncap = s->cap ? s->cap * 2 : 128;
+			struct results_bucket *nb = realloc(s->b,
+							    ncap * sizeof(*nb));
+
+			if (!nb)
+				return -1;
+			s->b = nb;
+			s->cap = ncap;
+		}
+		s->b[s->n++] = b;
+		s->total += b.count;
+	}
+	return 0;
+}
+
+static int cmp_bucket(const void *a, const void *b)
+{
+	const struct results_bucket *x = a, *y = b;
+
+	return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* Sorted, equal buckets added: what results_buckets_percentile reads. */
+static void bset_merge(struct bset *s)
+{
+	size_t i, k = 0;
+
+	if (!s->n)
+		return;
+	qsort(s->b, s->n, sizeof(*s->b), cmp_bucket);
+	for (i = 0; i < s->n; i++) {
+		if (k && s->b[k - 1].lo == s->b[i].lo) {
+			s->b[k - 1].count += s->b[i].count;
+			continue;
+		}
+		s->b[k++] = s->b[i];
+	}
+	s->n = k;
+}
+
+static uint64_t bset_pct(struct bset *s, double p)
+{
+	bset_merge(s);
+	return results_buckets_percentile(s->b, s->n, p);
+}
+
+static void bset_free(struct bset *s)
+{
+	free(s->b);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- what the page is drawn from --------------------------------------- */
+
+struct run_view {
+	const struct result_run *r;
+	const json_t *kernel;	/* NULL: untraced */
+	const json_t *intervals;
+	bool slow;
+	bool failed;
+	double shortfall;	/* 1 - throughput / median */
+	uint64_t span_ns;	/* its length on the time axis */
+	double x0, w;		/* its segment on the timeline */
+};
+
+struct group_view {
+	const struct result_file *file;
+	const struct result_group *g;
+	size_t file_idx;
+	int id;			/* unique on the page */
+	struct run_view *runs;
+	size_t n;
+	size_t nslow;
+	size_t nok;
+	size_t ntraced;
+	bool has_verdicts;	/* the runs carry the diagnosis' "slow" */
+	double median;
+	double max_tp;
+};
+
+static const char *words_of(const char *kind)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cause_words) / sizeof(cause_words[0]); i++)
+		if (kind && !strcmp(kind, cause_words[i].kind))
+			return cause_words[i].words;
+	return kind ? kind : "unknown cause";
+}
+
+static const char *jstr(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static int view_group(struct group_view *v, const struct result_file *files,
+		      size_t file, size_t group, int id)
+{
+	const struct result_group *g = &files[file].groups[group];
+	size_t i;
+
+	memset(v, 0, sizeof(*v));
+	v->file = &files[file];
+	v->file_idx = file;
+	v->g = g;
+	v->id = id;
+	v->n = g->nr_runs;
+	v->runs = calloc(v->n ? v->n : 1, sizeof(*v->runs));
+	if (!v->runs)
+		return -1;
+	if (g->summary.present && g->summary.median > 0)
+		v->median = g->summary.median;
+	else if (!results_median(g, results_run_throughput, &v->median))
+		v->median = 0;
+	for (i = 0; i < v->n; i++) {
+		struct run_view *rv = &v->runs[i];
+		const json_t *slow, *iv, *last;
+
+		rv->r = &g->runs[i];
+		rv->failed = !rv->r->ok;
+		slow = json_object_get(rv->r->json, "slow");
+		v->has_verdicts |= json_is_boolean(slow);
+		rv->slow = !rv->failed && json_is_true(slow);
+		v->nslow += rv->slow;
+		v->nok += !rv->failed;
+		if (v->median > 0 && !rv->failed)
+			rv->shortfall = 1 - rv->r->throughput / v->median;
+		if (rv->r->throughput > v->max_tp)
+			v->max_tp = rv->r->throughput;
+		rv->kernel = json_object_get(rv->r->json, "kernel");
+		if (!json_is_object(rv->kernel))
+			rv->kernel = NULL;
+		v->ntraced += rv->kernel != NULL;
+		iv = json_object_get(rv->kernel, "intervals");
+		rv->intervals = json_array_size(iv) ? iv : NULL;
+		/* The series' own clock when it has one, else the run's. */
+		last = json_array_get(iv, json_array_size(iv) - 1);
+		if (last)
+			rv->span_ns = ju64(json_object_get(last, "start_ns")) +
+				      ju64(json_object_get(last, "duration_ns"));
+		if (!rv->span_ns && rv->r->elapsed_s > 0)
+			rv->span_ns = (uint64_t)(rv->r->elapsed_s * 1e9);
+	}
+	return 0;
+}
+
+static void group_title(FILE *f, const struct group_view *v)
+{
+	const struct result_summary *s = &v->g->summary;
+	const struct result_run *r0 = v->n ? &v->g->runs[0] : NULL;
+	int rooms = s->present ? s->rooms : r0 ? r0->rooms : 0;
+	int msgs = s->present ? s->messages : r0 ? r0->messages : 0;
+
+	if (*v->g->sweep_label) {
+		esc(f, v->g->sweep_label);
+		fputs(": ", f);
+	}
+	fprintf(f, "%d room%s × %d message%s, %zu run%s", rooms,
+		rooms == 1 ? "" : "s", msgs, msgs == 1 ? "" : "s", v->n,
+		v->n == 1 ? "" : "s");
+}
+
+/* ---- the page ---------------------------------------------------------- */
+
+static const char css[] =
+	"body{font:14px/1.45 system-ui,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;"
+	"color:#1d1d1f;background:#fff;margin:0 auto;padding:14px 24px;max-width:1150px}\n"
+	"h1{font-size:22px;margin:0 0 4px}\n"
+	"h2{font-size:18px;margin:30px 0 6px;border-bottom:2px solid #ddd;padding-bottom:2px}\n"
+	"h3{font-size:15px;margin:22px 0 4px}\n"
+	".meta{color:#555;font-size:12.5px;margin:0}\n"
+	".verdict{margin:10px 0;padding:8px 14px;border-left:6px solid " C_NORMAL ";"
+	"background:#eaf3fa;font-size:15px}\n"
+	".verdict.bad{border-color:" C_SLOW ";background:#fcefe6}\n"
+	".verdict p{margin:3px 0}\n"
+	".where{font-weight:600;color:#444}\n"
+	".note{color:#555;font-size:12.5px;margin:2px 0 8px}\n"
+	"table{border-collapse:collapse}\n"
+	"td,th{padding:3px 8px;vertical-align:middle;text-align:left}\n"
+	"th{font-size:12.5px;color:#444;font-weight:600}\n"
+	"table.runs td,table.cmp td{border-top:1px solid #eee}\n"
+	"table.runs{width:100%}\n"
+	"tr.slow td{background:#fcefe6}\n"
+	"tr.failed td{color:#777}\n"
+	".num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+	".tag{display:inline-block;padding:0 6px;border-radius:3px;font-weight:700;"
+	"font-size:12px;color:#fff;background:" C_SLOW "}\n"
+	".tag.fail{background:" C_FAILED "}\n"
+	".okay{color:#777}\n"
+	".why{font-size:13px}\n"
+	"ol.causes{margin:2px 0 0;padding-left:20px;font-size:13px}\n"
+	".small{font-size:12px;color:#666}\n"
+	"svg{display:block;overflow:visible}\n"
+	"svg text{font-size:11px;fill:#444}\n"
+	"svg .title{font-size:13px;font-weight:600;fill:#1d1d1f}\n"
+	"svg .lab{font-size:12px;font-weight:600}\n"
+	"svg .slowlab{fill:" C_SLOW ";font-weight:700}\n"
+	".grid{stroke:#e6e6e6;stroke-width:1}\n"
+	".axis{stroke:#888;stroke-width:1}\n"
+	".track{fill:#f1f1f1}\n"
+	".run-bar{fill:" C_NORMAL "}\n"
+	".run-bar.slow{fill:" C_SLOW "}\n"
+	".run-bar.failed{fill:" C_FAILED "}\n"
+	".median{stroke:#222;stroke-width:1.5;stroke-dasharray:3 2}\n"
+	".band{fill:" C_SLOW ";fill-opacity:.13}\n"
+	".frame{fill:none;stroke:" C_SLOW ";stroke-width:2.5}\n"
+	".dip{fill:#555;fill-opacity:.13}\n"
+	".tp{fill:none;stroke:" C_NORMAL ";stroke-width:1.6}\n"
+	".tparea{fill:" C_NORMAL ";fill-opacity:.12}\n"
+	".p99{fill:none;stroke:#000;stroke-opacity:.8;stroke-width:1.4}\n"
+	".sep{stroke:#999;stroke-width:1}\n"
+	".hm{shape-rendering:crispEdges}\n"
+	".dnorm{fill:" C_NORMAL ";fill-opacity:.28;stroke:" C_NORMAL ";stroke-width:1.2}\n"
+	".dslow{fill:none;stroke:" C_SLOW ";stroke-width:2}\n"
+	".charts{display:grid;grid-template-columns:repeat(3,1fr);gap:14px 18px}\n"
+	".sweep{display:grid;grid-template-columns:repeat(3,1fr);gap:18px}\n"
+	".key{display:inline-block;width:11px;height:11px;margin:0 4px 0 10px;"
+	"vertical-align:-1px}\n";
+
+static void page_head(FILE *f, const char *title)
+{
+	int i;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	      "<meta charset=\"utf-8\"/>\n"
+	      "<meta name=\"viewport\" content=\"width=device-width\"/>\n"
+	      "<meta name=\"generator\" content=\"chatbench " CHATBENCH_VERSION
+	      "\"/>\n<title>", f);
+	esc(f, title);
+	fputs("</title>\n<style>\n", f);
+	fputs(css, f);
+	for (i = 0; i < HM_LEVELS; i++)
+		fprintf(f, ".q%d{fill:%s}\n", i + 1, heat_colours[i]);
+	fputs("</style>\n</head>\n<body>\n", f);
+}
+
+static void file_meta(FILE *f, const struct result_file *rf)
+{
+	const struct result_summary *s = NULL;
+	size_t i;
+
+	for (i = 0; i < rf->nr_groups && !s; i++)
+		if (rf->groups[i].summary.present)
+			s = &rf->groups[i].summary;
+	fputs("<p class=\"meta\">", f);
+	esc(f, rf->path);
+	if (s) {
+		fputs(" · kernel ", f);
+		esc(f, s->kernel_release ? s->kernel_release : "?");
+		fputs(" · host ", f);
+		esc(f, s->host ? s->host : "?");
+		fprintf(f, " · %d CPUs · %d users per room · tracing ", s->cpus,
+			s->users_per_room);
+		esc(f, s->tracing ? s->tracing : "?");
+		if (s->command_line) {
+			fputs(" · <code>", f);
+			esc(f, s->command_line);
+			fputs("</code>", f);
+		}
+		if (s->interrupted)
+			fputs(" · <b>interrupted</b>", f);
+	} else {
+		fputs(" · no summary line (series cut short)", f);
+	}
+	fputs("</p>\n", f);
+}
+
+/* The first cause of a slow run in words, with its task when named. */
+static void first_cause(FILE *f, const struct run_view *rv)
+{
+	const json_t *c = json_array_get(json_object_get(rv->r->json, "causes"),
+					 0);
+	const char *task = jstr(c, "task");
+
+	if (!c) {
+		fputs(rv->kernel ? "no kernel-side cause stands out" :
+				   "untraced, no kernel figures to explain it",
+		      f);
+		return;
+	}
+	esc(f, words_of(jstr(c, "kind")));
+	if (task && *task) {
+		fputs(" (<b>", f);
+		esc(f, task);
+		fprintf(f, "</b>, pid %d)",
+			(int)json_integer_value(json_object_get(c, "pid")));
+	}
+	fprintf(f, ", %.0f %% of the loss",
+		100 * json_number_value(json_object_get(c, "share")));
+}
+
+/*
+ * The verdict of one group as sentences, each led by where (the file and
+ * sweep point) when the page holds several groups.
+ */
+static void verdict_lines(FILE *f, const struct group_view *v,
+			  const char *where)
+{
+	char a[32], b[32], c[32];
+	double lo = 0, hi = 0;
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		double t = v->runs[i].r->throughput;
+
+		if (v->runs[i].failed)
+			continue;
+		if (!hi || t < lo)
+			lo = t;
+		if (t > hi)
+			hi = t;
+	}
+	if (!v->nok) {
+		fputs("<p>", f);
+		if (where && *where) {
+			fputs("<span class=\"where\">", f);
+			esc(f, where);
+			fputs(":</span> ", f);
+		}
+		fputs("<b>no run completed.</b></p>", f);
+		return;
+	}
+	for (i = 0; i < v->n; i++) {
+		const struct run_view *rv = &v->runs[i];
+
+		if (!rv->slow)
+			continue;
+		fputs("<p>", f);
+		if (where && *where) {
+			fputs("<span class=\"where\">", f);
+			esc(f, where);
+			fputs(":</span> ", f);
+		}
+		fprintf(f, "<b style=\"color:" C_SLOW "\">Run %d was slow</b>: %s msg/s, ",
+			rv->r->run, fmt_rate(a, sizeof(a), rv->r->throughput));
+		/* Against a --baseline, the reference is not these runs'. */
+		if (rv->shortfall >= 0.005)
+			fprintf(f, "%.0f %% below the median %s msg/s. ",
+				100 * rv->shortfall,
+				fmt_rate(b, sizeof(b), v->median));
+		else
+			fputs("below its reference (a baseline's median). ", f);
+		fputs("<b>Why:</b> ", f);
+		first_cause(f, rv);
+		fputs(".</p>", f);
+	}
+	if (!v->nslow) {
+		fputs("<p>", f);
+		if (where && *where) {
+			fputs("<span class=\"where\">", f);
+			esc(f, where);
+			fputs(":</span> ", f);
+		}
+		if (v->has_verdicts)
+			fprintf(f, "<b>No slow run</b>: %zu run%s between %s and %s msg/s (median %s msg/s).</p>",
+				v->nok, v->nok == 1 ? "" : "s",
+				fmt_rate(a, sizeof(a), lo),
+				fmt_rate(b, sizeof(b), hi),
+				fmt_rate(c, sizeof(c), v->median));
+		else
+			fprintf(f, "%zu run%s between %s and %s msg/s; the file carries no slow-run diagnosis.</p>",
+				v->nok, v->nok == 1 ? "" : "s",
+				fmt_rate(a, sizeof(a), lo),
+				fmt_rate(b, sizeof(b), hi));
+	}
+	if (v->nok < v->n)
+		fprintf(f, "<p>%zu run%s failed.</p>", v->n - v->nok,
+			v->n - v->nok == 1 ? "" : "s");
+}
+
+/* One box for the groups v[0..n): vermillion when any run was slow. */
+static void verdict_box(FILE *f, const struct group_view *v, size_t n,
+			char *const *labels, size_t nfiles)
+{
+	size_t i, nslow = 0;
+	char where[256];
+
+	for (i = 0; i < n; i++)
+		nslow += v[i].nslow;
+	fprintf(f, "<div class=\"verdict%s\">", nslow ? " bad" : "");
+	for (i = 0; i < n; i++) {
+		const char *sweep = v[i].g->sweep_label;
+
+		if (nfiles > 1 && labels)
+			snprintf(where, sizeof(where), "%s%s%s",
+				 labels[v[i].file_idx], *sweep ? " " : "",
+				 sweep);
+		else
+			snprintf(where, sizeof(where), "%s", n > 1 ? sweep : "");
+		verdict_lines(f, &v[i], where);
+	}
+	fputs("</div>\n", f);
+}
+
+/* ---- throughput per run ------------------------------------------------ */
+
+#define BAR_W	420.0
+
+static void bar_axis(FILE *f, double max)
+{
+	double step = nice_step(max, 5), t;
+	char a[32];
+	int tick;
+
+	fprintf(f, "<svg viewBox=\"0 -2 %.0f 16\" width=\"%.0f\" height=\"18\">",
+		BAR_W + 30, BAR_W + 30);
+	for (tick = 0, t = 0; tick < MAX_TICKS && t <= max * 1.0001;
+	     tick++, t += step)
+		fprintf(f, "<text x=\"%.1f\" y=\"11\" text-anchor=\"%s\">%s</text>",
+			t / max * BAR_W, t > 0 ? "middle" : "start",
+			fmt_rate(a, sizeof(a), t));
+	fputs("</svg>", f);
+}
+
+static void run_causes(FILE *f, const struct run_view *rv)
+{
+	const json_t *causes = json_object_get(rv->r->json, "causes"), *c;
+	size_t i;
+
+	if (!json_array_size(causes)) {
+		fprintf(f, "<div class=\"why\">%s</div>",
+			rv->kernel ? "no kernel-side cause stands out: kernel figures were at baseline" :
+				     "untraced: no kernel figures to explain it");
+		return;
+	}
+	fputs("<ol class=\"causes\">", f);
+	json_array_foreach(causes, i, c) {
+		fputs("<li><b>", f);
+		esc(f, words_of(jstr(c, "kind")));
+		fprintf(f, "</b> (%.0f %% of the loss): ",
+			100 * json_number_value(json_object_get(c, "share")));
+		esc(f, jstr(c, "sentence"));
+		fputs("</li>", f);
+	}
+	fputs("</ol>", f);
+}
+
+/* Dips in one short line; the diagnosis' sentence shows on hover. */
+static void run_dips(FILE *f, const struct run_view *rv)
+{
+	const json_t *dips = json_object_get(rv->r->json, "dips"), *d;
+	char a[32];
+	size_t i;
+
+	json_array_foreach(dips, i, d) {
+		fprintf(f, "%s<span title=\"", i ? ", " :
+			" <span class=\"small\">dips inside the run: ");
+		esc(f, jstr(d, "sentence"));
+		fprintf(f, "\">%.1f–%.1f s at %s msg/s</span>",
+			json_number_value(json_object_get(d, "from_s")),
+			json_number_value(json_object_get(d, "to_s")),
+			fmt_rate(a, sizeof(a), json_number_value(
+				json_object_get(d, "throughput"))));
+	}
+	if (json_array_size(dips))
+		fputs("</span>", f);
+}
+
+static void runs_table(FILE *f, const struct group_view *v)
+{
+	double max = v->max_tp > 0 ? v->max_tp * 1.05 : 1;
+	char a[32];
+	size_t i;
+
+	fputs("<h3>Throughput per run</h3>\n<p class=\"note\">One bar per run, in messages per second (sent + received over the run's elapsed time); "
+	      "<span class=\"key\" style=\"background:" C_SLOW "\"></span>slow run (the diagnosis' verdict) "
+	      "<span class=\"key\" style=\"background:" C_NORMAL "\"></span>normal run; dashed line: median of the runs.</p>\n",
+	      f);
+	fputs("<table class=\"runs\">\n<tr><th>run</th><th>", f);
+	bar_axis(f, max);
+	fputs("</th><th class=\"num\">msg/s</th><th class=\"num\">vs median</th><th>verdict and causes</th></tr>\n",
+	      f);
+	for (i = 0; i < v->n; i++) {
+		const struct run_view *rv = &v->runs[i];
+		const char *cls = rv->failed ? " failed" :
+				  rv->slow ? " slow" : "";
+		double w = rv->failed ? 0 : rv->r->throughput / max * BAR_W;
+
+		fprintf(f, "<tr class=\"run%s\" id=\"g%d-run%d\"><td class=\"num\"><b>%d</b></td><td>",
+			cls, v->id, rv->r->run, rv->r->run);
+		fprintf(f, "<svg viewBox=\"0 0 %.0f 20\" width=\"%.0f\" height=\"20\">"
+			"<rect class=\"track\" x=\"0\" y=\"2\" width=\"%.0f\" height=\"16\"/>"
+			"<rect class=\"run-bar%s\" x=\"0\" y=\"2\" width=\"%.1f\" height=\"16\"><title>run %d: %.0f msg/s</title></rect>",
+			BAR_W + 30, BAR_W + 30, BAR_W, cls, w, rv->r->run,
+			rv->r->throughput);
+		if (v->median > 0)
+			fprintf(f, "<line class=\"median\" x1=\"%.1f\" x2=\"%.1f\" y1=\"0\" y2=\"20\"/>",
+				v->median / max * BAR_W,
+				v->median / max * BAR_W);
+		fputs("</svg></td>", f);
+		if (rv->failed) {
+			fputs("<td class=\"num\">–</td><td class=\"num\">–</td><td><span class=\"tag fail\">FAILED</span> ",
+			      f);
+			esc(f, rv->r->error ? rv->r->error : "");
+			fputs("</td></tr>\n", f);
+			continue;
+		}
+		/* No "-0.0 %" for the median run itself. */
+		fprintf(f, "<td class=\"num\">%s</td><td class=\"num\">%+.1f %%</td><td>",
+			fmt_rate(a, sizeof(a), rv->r->throughput),
+			fabs(rv->shortfall) < 5e-4 ? 0.0 : -100 * rv->shortfall);
+		if (rv->slow) {
+			fputs("<span class=\"tag\">SLOW</span>", f);
+			run_causes(f, rv);
+		} else {
+			fputs("<span class=\"okay\">normal</span>", f);
+		}
+		run_dips(f, rv);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* ---- the timeline: throughput over a run-queue latency heat map -------- */
+
+struct hm_col {
+	size_t run;
+	uint64_t t0_ns;		/* from the run's start */
+	uint64_t dur_ns;
+	uint64_t messages;
+	uint64_t p99_ns;	/* the worst interval's, when merged */
+	uint64_t *rows;		/* HM_NR_ROWS counts */
+};
+
+struct timeline {
+	struct hm_col *cols;
+	size_t ncols;
+	size_t nintervals;
+	size_t merge;
+	uint64_t *counts;
+	int rmin, rmax;		/* non-empty rows; rmax < rmin: none */
+	uint64_t max_count;
+	double max_tp;
+	size_t ncells;
+};
+
+static void timeline_free(struct timeline *t)
+{
+	free(t->cols);
+	free(t->counts);
+	memset(t, 0, sizeof(*t));
+}
+
+static int timeline_build(struct timeline *t, const struct group_view *v,
+			  size_t budget)
+{
+	size_t i, k, c, base = 0;
+	const json_t *iv, *b;
+
+	memset(t, 0, sizeof(*t));
+	t->rmin = HM_NR_ROWS;
+	t->rmax = -1;
+	for (i = 0; i < v->n; i++)
+		t->nintervals += json_array_size(v->runs[i].intervals);
+	if (!t->nintervals)
+		return 0;
+	t->merge = (t->nintervals + budget - 1) / budget;
+	for (i = 0; i < v->n; i++)
+		t->ncols += (json_array_size(v->runs[i].intervals) + t->merge -
+			     1) / t->merge;
+	t->cols = calloc(t->ncols, sizeof(*t->cols));
+	t->counts = calloc(t->ncols * HM_NR_ROWS, sizeof(*t->counts));
+	if (!t->cols || !t->counts)
+		return -1;
+	for (c = 0; c < t->ncols; c++)
+		t->cols[c].rows = t->counts + c * HM_NR_ROWS;
+	for (i = 0; i < v->n; i++) {
+		const json_t *arr = v->runs[i].intervals;
+
+		json_array_foreach(arr, k, iv) {
+			struct hm_col *col = &t->cols[base + k / t->merge];
+			const json_t *bk = json_object_get(iv, "rq_buckets");
+			uint64_t p99 = ju64(json_object_get(iv, "rq_p99_ns"));
+			size_t j;
+
+			col->run = i;
+			if (k % t->merge == 0)
+				col->t0_ns = ju64(json_object_get(iv, "start_ns"));
+			col->dur_ns += ju64(json_object_get(iv, "duration_ns"));
+			col->messages += ju64(json_object_get(iv, "messages"));
+			if (p99 > col->p99_ns)
+				col->p99_ns = p99;
+			json_array_foreach(bk, j, b) {
+				uint64_t n = ju64(json_object_get(b, "count"));
+				int r = report_hm_row(ju64(json_object_get(b, "lo")));
+
+				if (n)
+					col->rows[r] += n;
+			}
+		}
+		base += (json_array_size(arr) + t->merge - 1) / t->merge;
+	}
+	for (c = 0; c < t->ncols; c++) {
+		struct hm_col *col = &t->cols[c];
+		int r;
+
+		if (col->dur_ns) {
+			double tp = (double)col->messages * 1e9 /
+				    (double)col->dur_ns;
+
+			if (tp > t->max_tp)
+				t->max_tp = tp;
+		}
+		for (r = 0; r < HM_NR_ROWS; r++) {
+			if (!col->rows[r])
+				continue;
+			t->ncells++;
+			if (r < t->rmin)
+				t->rmin = r;
+			if (r > t->rmax)
+				t->rmax = r;
+			if (col->rows[r] > t->max_count)
+				t->max_count = col->rows[r];
+		}
+	}
+	return 0;
+}
+
+/* Colour step of a count: log scale from 1 to the map's largest count. */
+static int heat_level(uint64_t n, uint64_t max)
+{
+	int q;
+
+	if (max <= 1)
+		return 1;
+	q = 1 + (int)floor((HM_LEVELS - 1) * log((double)n) / log((double)max) +
+			   1e-9);
+	return q < 1 ? 1 : q > HM_LEVELS ? HM_LEVELS : q;
+}
+
+/* The smallest count of step q (inverse of heat_level), for the legend. */
+static uint64_t level_floor(int q, uint64_t max)
+{
+	double v;
+
+	if (q <= 1 || max <= 1)
+		return 1;
+	v = exp((double)(q - 1) / (HM_LEVELS - 1) * log((double)max));
+	return (uint64_t)ceil(v - 1e-9);
+}
+
+#define TL_W	1100.0
+#define TL_L	74.0	/* left margin: axis labels */
+#define TL_R	14.0
+#define TL_GAP	8.0	/* between runs */
+#define TL_TOP	30.0	/* run labels above */
+#define TP_H	130.0	/* throughput panel */
+#define HM_GAP	16.0
+
+/* Runs side by side, each as wide as it lasted. */
+static void layout_runs(struct group_view *v)
+{
+	double pw = TL_W - TL_L - TL_R, x = TL_L, total = 0, usable;
+	size_t i, nseg = 0;
+
+	for (i = 0; i < v->n; i++) {
+		total += (double)v->runs[i].span_ns;
+		nseg += v->runs[i].span_ns > 0;
+	}
+	usable = pw - TL_GAP * (nseg > 1 ? (double)(nseg - 1) : 0);
+	for (i = 0; i < v->n; i++) {
+		struct run_view *rv = &v->runs[i];
+
+		rv->x0 = x;
+		rv->w = total > 0 ? (double)rv->span_ns / total * usable : 0;
+		if (rv->w > 0)
+			x += rv->w + TL_GAP;
+	}
+}
+
+static double col_x(const struct run_view *rv, uint64_t t_ns)
+{
+	if (!rv->span_ns)
+		return rv->x0;
+	return rv->x0 + (double)t_ns / (double)rv->span_ns * rv->w;
+}
+
+static void run_label(FILE *f, const struct run_view *rv, double y)
+{
+	const char *cls = rv->slow ? "lab slowlab" : "lab";
+
+	if (rv->w < 14)
+		return;
+	fprintf(f, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+		cls, rv->x0 + rv->w / 2, y);
+	if (rv->w >= 48)
+		fprintf(f, "run %d%s", rv->r->run,
+			rv->slow ? " · SLOW" : rv->failed ? " · failed" : "");
+	else
+		fprintf(f, "%d", rv->r->run);
+	fputs("</text>", f);
+}
+
+static void tp_panel(FILE *f, const struct group_view *v,
+		     const struct timeline *t, double top)
+{
+	double max = t->max_tp > 0 ? t->max_tp * 1.08 : 1;
+	double step = nice_step(max, 4), y, bot = top + TP_H, tk;
+	size_t i, c;
+	char a[32];
+	int tick;
+
+	for (tick = 0, tk = 0; tick < MAX_TICKS && tk <= max;
+	     tick++, tk += step) {
+		y = bot - tk / max * TP_H;
+		fprintf(f, "<line class=\"grid\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+			"<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+			TL_L, TL_W - TL_R, y, y, TL_L - 5, y + 4,
+			fmt_rate(a, sizeof(a), tk));
+	}
+	fprintf(f, "<text class=\"title\" transform=\"translate(14 %.1f) rotate(-90)\" text-anchor=\"middle\">msg/s</text>",
+		top + TP_H / 2);
+	/* Dips the diagnosis found, where they were inside their run. */
+	for (i = 0; i < v->n; i++) {
+		const struct run_view *rv = &v->runs[i];
+		const json_t *dips = json_object_get(rv->r->json, "dips"), *d;
+		size_t k;
+
+		json_array_foreach(dips, k, d) {
+			double x0 = col_x(rv, (uint64_t)(1e9 *
+				json_number_value(json_object_get(d, "from_s"))));
+			double x1 = col_x(rv, (uint64_t)(1e9 *
+				json_number_value(json_object_get(d, "to_s"))));
+
+			if (x1 - x0 < 2)
+				x1 = x0 + 2;
+			fprintf(f, "<rect class=\"dip\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
+				x0, top, x1 - x0, TP_H);
+		}
+	}
+	/* One step line per run: a run's intervals touch, runs do not. */
+	for (i = 0, c = 0; i < v->n; i++) {
+		const struct run_view *rv = &v->runs[i];
+		bool first = true;
+		double x0 = 0, x1 = 0;
+
+		if (c >= t->ncols || t->cols[c].run != i)
+			continue;
+		fputs("<path class=\"tp\" d=\"", f);
+		for (; c < t->ncols && t->cols[c].run == i; c++) {
+			const struct hm_col *col = &t->cols[c];
+			double tp = col->dur_ns ? (double)col->messages * 1e9 /
+							  (double)col->dur_ns : 0;
+
+			x1 = col_x(rv, col->t0_ns + col->dur_ns);
+			y = bot - tp / max * TP_H;
+			if (first) {
+				x0 = col_x(rv, col->t0_ns);
+				fprintf(f, "M%.1f %.1fH%.1f", x0, y, x1);
+			} else {
+				fprintf(f, "V%.1fH%.1f", y, x1);
+			}
+			first = false;
+		}
+		fprintf(f, "\"/><path class=\"tparea\" d=\"M%.1f %.1fH%.1fV%.1fH%.1fZ\"/>",
+			x0, bot, x0, bot, x1);
+	}
+	fprintf(f, "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+		TL_L, TL_W - TL_R, bot, bot);
+}
+
+static void hm_panel(FILE *f, const struct group_view *v,
+		     const struct timeline *t, double top, double rh)
+{
+	int nrows = t->rmax - t->rmin + 1, r;
+	double bot = top + nrows * rh, y, dec;
+	size_t i, c;
+	char a[32];
+	bool first;
+
+	/* Decade grid lines and labels on the log-linear scale. */
+	for (dec = 1; dec < 1e12; dec *= 10) {
+		double p = ll_pos(dec, HM_PER_OCTAVE);
+
+		if (p < t->rmin || p > t->rmax + 1)
+			continue;
+		y = bot - (p - t->rmin) * rh;
+		fprintf(f, "<line class=\"grid\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+			"<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+			TL_L - 3, TL_W - TL_R, y, y, TL_L - 5, y + 4,
+			fmt_decade(a, sizeof(a), dec, false));
+	}
+	fprintf(f, "<text class=\"title\" transform=\"translate(14 %.1f) rotate(-90)\" text-anchor=\"middle\">run-queue latency</text>",
+		top + nrows * rh / 2);
+	/*
+	 * The cells are most of the page's weight: each column is a group
+	 * scaled to one unit per cell, so that a cell needs only its row.
+	 */
+	fputs("<g class=\"hm\">\n", f);
+	for (c = 0; c < t->ncols; c++) {
+		const struct hm_col *col = &t->cols[c];
+		const struct run_view *rv = &v->runs[col->run];
+		double x0 = col_x(rv, col->t0_ns);
+		double w = col_x(rv, col->t0_ns + col->dur_ns) - x0;
+
+		if (w < 0.4)
+			w = 0.4;	/* a short interval stays visible */
+		fprintf(f, "<g transform=\"matrix(%.2f 0 0 %.2f %.2f %.2f)\">\n",
+			w, rh, x0, bot - (t->rmax - t->rmin + 1) * rh);
+		for (r = t->rmax; r >= t->rmin; r--) {
+			if (!col->rows[r])
+				continue;
+			fprintf(f, "<rect class=\"hm-cell q%d\" y=\"%d\" width=\"1\" height=\"1\"/>\n",
+				heat_level(col->rows[r], t->max_count),
+				t->rmax - r);
+		}
+		fputs("</g>\n", f);
+	}
+	fputs("</g>\n", f);
+	/* The p99 of each interval as a line through the storm. */
+	for (i = 0, c = 0; i < v->n; i++) {
+		const struct run_view *rv = &v->runs[i];
+
+		first = true;
+		for (; c < t->ncols && t->cols[c].run == i; c++) {
+			const struct hm_col *col = &t->cols[c];
+			double p;
+
+			if (!col->p99_ns)
+				continue;
+			p = ll_pos((double)col->p99_ns, HM_PER_OCTAVE);
+			p = p < t->rmin ? t->rmin : p > t->rmax + 1 ?
+				t->rmax + 1 : p;
+			y = bot - (p - t->rmin) * rh;
+			fprintf(f, "%s%.1f %.1fH%.1f", first ?
+				"<path class=\"p99\" d=\"M" : "L",
+				col_x(rv, col->t0_ns), y,
+				col_x(rv, col->t0_ns + col->dur_ns));
+			first = false;
+		}
+		if (!first)
+			fputs("\"/>", f);
+	}
+	fprintf(f, "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+		TL_L, TL_W - TL_R, bot, bot);
+}
+
+static void hm_legend(FILE *f, const struct timeline *t, double y)
+{
+	double x = TL_L;
+	uint64_t lo, hi;
+	char a[48];
+	int q;
+
+	fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">samples per cell:</text>", x,
+		y + 10);
+	x += 104;
+	for (q = 1; q <= HM_LEVELS; q++) {
+		lo = level_floor(q, t->max_count);
+		hi = q < HM_LEVELS ? level_floor(q + 1, t->max_count) - 1 :
+				     t->max_count;
+		if (q > 1 && lo <= level_floor(q - 1, t->max_count))
+			continue;	/* an empty step on a small map */
+		if (hi > lo)
+			snprintf(a, sizeof(a), "%llu–%llu",
+				 (unsigned long long)lo, (unsigned long long)hi);
+		else
+			snprintf(a, sizeof(a), "%llu", (unsigned long long)lo);
+		fprintf(f, "<rect class=\"q%d\" x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"12\"/>"
+			"<text x=\"%.1f\" y=\"%.1f\">%s</text>",
+			q, x, y, x + 18, y + 10, a);
+		x += 26 + 7.0 * (double)strlen(a);
+	}
+	fprintf(f, "<path class=\"p99\" d=\"M%.1f %.1fH%.1f\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>",
+		x + 10, y + 6, x + 34, x + 40, y + 10,
+		t->merge > 1 ? "p99 (its worst interval)" :
+			       "p99 of the interval");
+}
+
+static void timeline(FILE *f, struct group_view *v, size_t budget)
+{
+	double rh, hm_top, bot, h;
+	struct timeline t;
+	char per[96] = "interval";
+	size_t i;
+
+	fputs("<h3>Over time: throughput above run-queue latency</h3>\n", f);
+	if (timeline_build(&t, v, budget)) {
+		fputs("<p class=\"note\">(out of memory drawing the timeline)</p>\n",
+		      f);
+		goto cleanup;
+	}
+	if (!t.nintervals) {
+		fputs("<p class=\"note\">No per-interval series: the runs were not traced.</p>\n",
+		      f);
+		goto cleanup;
+	}
+	layout_runs(v);
+	if (t.merge > 1)
+		snprintf(per, sizeof(per), "%zu consecutive intervals (%zu in all)",
+			 t.merge, t.nintervals);
+	fprintf(f, "<p class=\"note\">The runs one after the other, each as wide as it lasted; one column per %s. "
+		"Top: messages per second in each column. Bottom: how long the benchmark's threads waited on a run queue "
+		"before running, in half-octave rows (log scale); colour: how many wakeups waited that long in that column; "
+		"black line: the column's p99; grey bands: dips the diagnosis found inside a run. A dip in the line above a column that is dark high up is a latency storm "
+		"slowing the run.</p>\n", per);
+	if (t.rmax >= t.rmin) {
+		int nrows = t.rmax - t.rmin + 1;
+
+		rh = 240.0 / nrows;
+		rh = rh < 3 ? 3 : rh > 9 ? 9 : rh;
+		rh = floor(rh * 2) / 2;
+	} else {
+		rh = 0;
+	}
+	hm_top = TL_TOP + TP_H + HM_GAP;
+	bot = hm_top + (t.rmax >= t.rmin ? (t.rmax - t.rmin + 1) * rh : 0);
+	h = bot + 66;
+	fprintf(f, "<svg class=\"timeline\" id=\"hm-%d\" data-intervals=\"%zu\" data-merge=\"%zu\" data-columns=\"%zu\" data-cells=\"%zu\" "
+		"viewBox=\"0 0 %.0f %.0f\" width=\"100%%\">\n",
+		v->id, t.nintervals, t.merge, t.ncols, t.ncells, TL_W, h);
+	for (i = 0; i < v->n; i++) {
+		const struct run_view *rv = &v->runs[i];
+
+		if (rv->w <= 0)
+			continue;
+		/*
+		 * A slow run: tinted behind its throughput, framed around
+		 * its heat map (a tint there would blend with pale cells).
+		 */
+		if (rv->slow)
+			fprintf(f, "<rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
+				"<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
+				rv->x0 - 2, TL_TOP - 16, rv->w + 4,
+				TP_H + 16, rv->x0 - 2, hm_top - 2, rv->w + 4,
+				bot - hm_top + 20);
+		run_label(f, rv, TL_TOP - 6);
+		if (rv->w >= 30)
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.1f s</text>",
+				rv->x0 + rv->w / 2, bot + 14,
+				(double)rv->span_ns / 1e9);
+		if (i + 1 < v->n)
+			fprintf(f, "<line class=\"sep\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+				rv->x0 + rv->w + TL_GAP / 2,
+				rv->x0 + rv->w + TL_GAP / 2, TL_TOP, bot);
+	}
+	tp_panel(f, v, &t, TL_TOP);
+	if (t.rmax >= t.rmin)
+		hm_panel(f, v, &t, hm_top, rh);
+	fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">time →, each run's length under it</text>",
+		TL_W - TL_R, bot + 60);
+	if (t.rmax >= t.rmin)
+		hm_legend(f, &t, bot + 28);
+	fputs("</svg>\n", f);
+cleanup:
+	timeline_free(&t);
+}
+
+/* ---- who took the CPU -------------------------------------------------- */
+
+struct task_colour {
+	const char *comm;
+	double ns;
+};
+
+static int cmp_task(const void *a, const void *b)
+{
+	const struct task_colour *x = a, *y = b;
+
+	return (x->ns < y->ns) - (x->ns > y->ns);
+}
+
+/* Outsider tasks of the group by CPU taken, so colours follow the worst. */
+static size_t outsiders(const struct group_view *v, struct task_colour *out,
+			size_t max)
+{
+	size_t i, k, j, n = 0;
+	const json_t *s;
+
+	for (i = 0; i < v->n; i++) {
+		const json_t *st = json_object_get(v->runs[i].kernel,
+						   "stealers");
+
+		json_array_foreach(st, k, s) {
+			const char *comm = jstr(s, "comm");
+
+			if (!comm || json_is_true(json_object_get(s, "is_benchmark")))
+				continue;
+			for (j = 0; j < n; j++)
+				if (!strcmp(out[j].comm, comm))
+					break;
+			if (j == n) {
+				if (n == max)
+					continue;
+				out[n].comm = comm;
+				out[n++].ns = 0;
+			}
+			out[j].ns += (double)ju64(json_object_get(s, "ns"));
+		}
+	}
+	qsort(out, n, sizeof(*out), cmp_task);
+	return n;
+}
+
+static const char *task_colour(const struct task_colour *tc, size_t n,
+			       const json_t *s)
+{
+	const char *comm = jstr(s, "comm");
+	size_t i;
+
+	if (json_is_true(json_object_get(s, "is_benchmark")))
+		return C_BENCH;
+	for (i = 0; i < n && i < NR_TASK_COLOURS; i++)
+		if (comm && !strcmp(tc[i].comm, comm))
+			return task_colours[i];
+	return "#8c8c8c";
+}
+
+#define ST_W	440.0
+
+static void stealers(FILE *f, const struct group_view *v)
+{
+	struct task_colour tc[64];
+	size_t ntc, i, k;
+	double max = 0, step, tk;
+	char a[32];
+	int tick;
+
+	if (!v->ntraced)
+		return;
+	ntc = outsiders(v, tc, sizeof(tc) / sizeof(tc[0]));
+	for (i = 0; i < v->n; i++) {
+		const json_t *st = json_object_get(v->runs[i].kernel,
+						   "stealers"), *s;
+		double sum = 0;
+
+		json_array_foreach(st, k, s)
+			sum += (double)ju64(json_object_get(s, "ns"));
+		if (sum > max)
+			max = sum;
+	}
+	fputs("<h3>Who took the CPU from the benchmark</h3>\n<p class=\"note\">Per run, the CPU time each task used while benchmark threads were runnable and waiting for a CPU, in seconds. "
+	      "Grey: the benchmark's own threads (they queue behind each other); colours: other tasks, the same task in the same colour in every run.</p>\n",
+	      f);
+	if (max <= 0) {
+		fputs("<p class=\"note\">No task took CPU time from a waiting benchmark thread.</p>\n",
+		      f);
+		return;
+	}
+	max *= 1.02;
+	step = nice_step(max / 1e9, 4) * 1e9;
+	fputs("<table class=\"runs\">\n<tr><th>run</th><th>", f);
+	fprintf(f, "<svg viewBox=\"0 -2 %.0f 16\" width=\"%.0f\" height=\"18\">",
+		ST_W + 20, ST_W + 20);
+	for (tick = 0, tk = 0; tick < MAX_TICKS && tk <= max;
+	     tick++, tk += step)
+		fprintf(f, "<text x=\"%.1f\" y=\"11\" text-anchor=\"%s\">%g s</text>",
+			tk / max * ST_W, tk > 0 ? "middle" : "start", tk / 1e9);
+	fputs("</svg></th><th>top tasks (CPU time taken)</th></tr>\n", f);
+	for (i = 0; i < v->n; i++) {
+		const struct run_view *rv = &v->runs[i];
+		const json_t *st = json_object_get(rv->kernel, "stealers"), *s;
+		double x = 0, w, rest = 0;
+		size_t shown = 0;
+
+		fprintf(f, "<tr class=\"%s\"><td class=\"num\"><b>%d</b></td><td>",
+			rv->slow ? "slow" : "", rv->r->run);
+		fprintf(f, "<svg viewBox=\"0 0 %.0f 20\" width=\"%.0f\" height=\"20\"><rect class=\"track\" x=\"0\" y=\"2\" width=\"%.0f\" height=\"16\"/>",
+			ST_W + 20, ST_W + 20, ST_W);
+		json_array_foreach(st, k, s) {
+			double ns = (double)ju64(json_object_get(s, "ns"));
+
+			if (k >= MAX_STEALERS) {
+				rest += ns;
+				continue;
+			}
+			w = ns / max * ST_W;
+			fprintf(f, "<rect x=\"%.1f\" y=\"2\" width=\"%.1f\" height=\"16\" style=\"fill:%s;stroke:#fff;stroke-width:.6\"><title>",
+				x, w, task_colour(tc, ntc, s));
+			esc(f, jstr(s, "comm"));
+			fprintf(f, ": %.3f s</title></rect>", ns / 1e9);
+			x += w;
+		}
+		if (rest > 0)
+			fprintf(f, "<rect x=\"%.1f\" y=\"2\" width=\"%.1f\" height=\"16\" style=\"fill:#eeeeee;stroke:#fff;stroke-width:.6\"/>",
+				x, rest / max * ST_W);
+		fputs("</svg></td><td class=\"small\">", f);
+		if (!rv->kernel)
+			fputs("untraced", f);
+		json_array_foreach(st, k, s) {
+			bool bench = json_is_true(json_object_get(s, "is_benchmark"));
+
+			if (k >= 4)
+				break;
+			fprintf(f, "%s<span class=\"key\" style=\"background:%s;margin-left:%s\"></span>",
+				shown ? " · " : "", task_colour(tc, ntc, s),
+				shown ? "2px" : "0");
+			if (bench) {
+				esc(f, jstr(s, "comm"));
+				fputs(" (benchmark)", f);
+			} else {
+				fputs("<b style=\"color:#1d1d1f\">", f);
+				esc(f, jstr(s, "comm"));
+				fprintf(f, "</b> (pid %d)",
+					(int)json_integer_value(json_object_get(s, "pid")));
+			}
+			fprintf(f, " %s", fmt_ns(a, sizeof(a),
+				(double)ju64(json_object_get(s, "ns"))));
+			shown++;
+		}
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* ---- distributions ----------------------------------------------------- */
+
+enum dist_unit { UNIT_NS, UNIT_BYTES };
+
+/* The histogram object of a run for chart kind k (see dist_kinds). */
+struct dist_kind {
+	const char *title;
+	const char *what;	/* what one sample is */
+	enum dist_unit unit;
+	const char *role;	/* kernel.roles.ROLE.rq_latency */
+	const char *side;	/* kernel.sockets.SIDE.rq_bytes */
+};
+
+static const json_t *dist_hist(const struct run_view *rv,
+			       const struct dist_kind *k)
+{
+	if (k->role)
+		return json_object_get(json_object_get(json_object_get(
+			rv->kernel, "roles"), k->role), "rq_latency");
+	if (k->side)
+		return json_object_get(json_object_get(json_object_get(
+			rv->kernel, "sockets"), k->side), "rq_bytes");
+	return json_object_get(rv->r->json, "latency");
+}
+
+#define DC_W	360.0
+#define DC_H	200.0
+#define DC_L	44.0
+#define DC_T	36.0
+#define DC_B	38.0
+
+static void dist_path(FILE *f, const char *cls, const double *bins,
+		      int bmin, int bmax, double total, double ymax)
+{
+	double pw = DC_W - DC_L - 8, ph = DC_H - DC_T - DC_B;
+	double bw = pw / (bmax - bmin + 1), base = DC_T + ph, y;
+	int b;
+
+	fprintf(f, "<path class=\"%s\" d=\"M%.1f %.1f", cls, DC_L, base);
+	for (b = bmin; b <= bmax; b++) {
+		y = base - bins[b] / total * 100 / ymax * ph;
+		fprintf(f, "V%.1fH%.1f", y, DC_L + (b - bmin + 1) * bw);
+	}
+	fprintf(f, "V%.1f\"/>", base);
+}
+
+static const char *fmt_unit(char *b, size_t n, double v, enum dist_unit u)
+{
+	return u == UNIT_NS ? fmt_ns(b, n, v) : fmt_bytes(b, n, v);
+}
+
+static void dist_chart(FILE *f, const struct group_view *v,
+		       const struct dist_kind *k)
+{
+	struct bset set[2] = { { 0 } };	/* normal, slow */
+	double *bins = calloc(2 * DIST_NR_BINS, sizeof(*bins));
+	double pw = DC_W - DC_L - 8, ph = DC_H - DC_T - DC_B, ymax = 0, dec;
+	int bmin = DIST_NR_BINS, bmax = -1, b, s, per_octave;
+	char p50[32], p99[32], p99s[32];
+	size_t i, j;
+	int tick;
+
+	if (!bins)
+		return;
+	for (i = 0; i < v->n; i++) {
+		const struct run_view *rv = &v->runs[i];
+
+		if (rv->failed)
+			continue;
+		bset_add(&set[rv->slow], json_object_get(dist_hist(rv, k),
+							 "buckets"));
+	}
+	/* Few samples in fine bins draw noise, not a shape. */
+	per_octave = set[0].total + set[1].total >= DIST_FINE_MIN ?
+		     DIST_PER_OCTAVE : DIST_PER_OCTAVE / 2;
+	for (s = 0; s < 2; s++) {
+		for (j = 0; j < set[s].n; j++) {
+			b = ll_bin(set[s].b[j].lo, per_octave);
+			bins[s * DIST_NR_BINS + b] += (double)set[s].b[j].count;
+			bmin = b < bmin ? b : bmin;
+			bmax = b > bmax ? b : bmax;
+		}
+	}
+	fprintf(f, "<svg class=\"dist\" viewBox=\"0 0 %.0f %.0f\" width=\"100%%\">",
+		DC_W, DC_H);
+	fprintf(f, "<text class=\"title\" x=\"0\" y=\"13\">%s</text>", k->title);
+	if (bmax < 0) {
+		fputs("<text x=\"0\" y=\"40\">no samples</text></svg>", f);
+		goto cleanup;
+	}
+	if (bmax - bmin < 4 * per_octave) {	/* room for an axis label */
+		bmin = bmin > per_octave ? bmin - per_octave : 0;
+		bmax += per_octave;
+	}
+	for (s = 0; s < 2; s++)
+		for (b = bmin; b <= bmax && set[s].total; b++) {
+			double pct = bins[s * DIST_NR_BINS + b] * 100 /
+				     (double)set[s].total;
+
+			ymax = pct > ymax ? pct : ymax;
+		}
+	ymax = ymax > 0 ? ymax * 1.1 : 1;
+	fmt_unit(p50, sizeof(p50), (double)bset_pct(&set[0], 50), k->unit);
+	fmt_unit(p99, sizeof(p99), (double)bset_pct(&set[0], 99), k->unit);
+	fmt_unit(p99s, sizeof(p99s), (double)bset_pct(&set[1], 99), k->unit);
+	fputs("<text x=\"0\" y=\"28\">", f);
+	if (set[0].total)
+		fprintf(f, "%s: p50 %s, p99 %s",
+			v->nslow ? "normal" : "all runs", p50, p99);
+	if (set[1].total)
+		fprintf(f, "%s<tspan style=\"fill:" C_SLOW ";font-weight:700\">slow: p99 %s</tspan>",
+			set[0].total ? "; " : "", p99s);
+	fputs("</text>", f);
+	/* y: share of the samples, in per cent. */
+	for (tick = 0, dec = 0; tick < MAX_TICKS && dec <= ymax;
+	     tick++, dec += nice_step(ymax, 3)) {
+		double y = DC_T + ph - dec / ymax * ph;
+
+		fprintf(f, "<line class=\"grid\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%g %%</text>",
+			DC_L, DC_W - 8, y, y, DC_L - 4, y + 4, dec);
+	}
+	if (set[0].total)
+		dist_path(f, "dnorm", bins, bmin, bmax, (double)set[0].total,
+			  ymax);
+	if (set[1].total)
+		dist_path(f, "dslow", bins + DIST_NR_BINS, bmin, bmax,
+			  (double)set[1].total, ymax);
+	for (dec = 1; dec < 1e13; dec *= 10) {
+		double p = ll_pos(dec, per_octave), x;
+		char a[32];
+
+		if (p < bmin || p > bmax + 1)
+			continue;
+		x = DC_L + (p - bmin) / (bmax - bmin + 1) * pw;
+		fprintf(f, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
+			x, x, DC_T + ph, DC_T + ph + 4, x, DC_T + ph + 16,
+			fmt_decade(a, sizeof(a), dec, k->unit == UNIT_BYTES));
+	}
+	fprintf(f, "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+		DC_L, DC_W - 8, DC_T + ph, DC_T + ph);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" class=\"small\">%s</text></svg>",
+		DC_L + pw / 2, DC_H - 3, k->what);
+cleanup:
+	bset_free(&set[0]);
+	bset_free(&set[1]);
+	free(bins);
+}
+
+static void distributions(FILE *f, const struct group_view *v)
+{
+	struct dist_kind kinds[NR_ROLES + 3];
+	char titles[NR_ROLES][96];
+	size_t i, n = 0;
+
+	memset(kinds, 0, sizeof(kinds));
+	kinds[n].title = "Message latency";
+	kinds[n++].what = "sender's send to receiver's recv (log scale)";
+	for (i = 0; i < NR_ROLES; i++, n++) {
+		snprintf(titles[i], sizeof(titles[i]),
+			 "Run-queue latency: %s (%s)", roles[i], role_words[i]);
+		kinds[n].title = titles[i];
+		kinds[n].what = "wakeup to running on a CPU (log scale)";
+		kinds[n].role = roles[i];
+	}
+	for (i = 0; i < 2; i++, n++) {
+		kinds[n].title = i ? "Socket receive queue: server" :
+				     "Socket receive queue: client";
+		kinds[n].what = "bytes queued when data arrives (log scale)";
+		kinds[n].unit = UNIT_BYTES;
+		kinds[n].side = i ? "server" : "client";
+	}
+	fputs("<h3>Distributions</h3>\n<p class=\"note\">Share of the samples in each bucket (per cent; x on a log scale), all runs merged", f);
+	if (v->nslow)
+		fputs(": <span class=\"key\" style=\"background:" C_NORMAL "\"></span>normal runs "
+		      "<span class=\"key\" style=\"background:" C_SLOW "\"></span>slow runs", f);
+	fputs(". The run-queue latency of a role: how long its threads waited between being woken and running.</p>\n<div class=\"charts\">\n", f);
+	for (i = 0; i < n; i++) {
+		if ((kinds[i].role || kinds[i].side) && !v->ntraced)
+			continue;
+		fputs("<div>", f);
+		dist_chart(f, v, &kinds[i]);
+		fputs("</div>\n", f);
+	}
+	fputs("</div>\n", f);
+}
+
+/* ---- several groups: the sweep ----------------------------------------- */
+
+struct sweep_pt {
+	const struct result_group *g;
+	double value;
+	double avg, min, max;
+	int runs;
+	bool has_lat, has_rq;
+	double lat, rq;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_pt(const void *a, const void *b)
+{
+	const struct sweep_pt *x = a, *y = b;
+
+	return (x->value > y->value) - (x->value < y->value);
+}
+
+#define SW_W	360.0
+#define SW_H	230.0
+#define SW_L	56.0
+#define SW_T	30.0
+#define SW_B	36.0
+
+struct sweep_series {
+	const char *label;
+	struct sweep_pt *pt;
+	size_t n;
+};
+
+/* x: the swept values, evenly spaced in increasing order. */
+static int value_index(const double *vals, size_t nv, double v)
+{
+	size_t i;
+
+	for (i = 0; i < nv; i++)
+		if (vals[i] == v)
+			return (int)i;
+	return 0;
+}
+
+enum sweep_fig { SW_TP, SW_LAT, SW_RQ };
+
+static void sweep_chart(FILE *f, const struct sweep_series *ser, size_t ns,
+			const double *vals, size_t nv, const char *param,
+			enum sweep_fig fig)
+{
+	static const char *const title[] = {
+		"Throughput (msg/s): avg, min–max",
+		"Message latency p99 (median of runs)",
+		"Run-queue latency p99 (median of runs)",
+	};
+	double pw = SW_W - SW_L - 10, ph = SW_H - SW_T - SW_B, max = 0, step, tk;
+	size_t s, i;
+	char a[32];
+	int tick;
+
+	for (s = 0; s < ns; s++)
+		for (i = 0; i < ser[s].n; i++) {
+			const struct sweep_pt *p = &ser[s].pt[i];
+			double y = fig == SW_TP ? p->max : fig == SW_LAT ?
+				   (p->has_lat ? p->lat : 0) :
+				   (p->has_rq ? p->rq : 0);
+
+			max = y > max ? y : max;
+		}
+	max = max > 0 ? max * 1.1 : 1;
+	step = nice_step(max, 4);
+	fprintf(f, "<div><svg class=\"sweepchart\" viewBox=\"0 0 %.0f %.0f\" width=\"100%%\"><text class=\"title\" x=\"0\" y=\"14\">%s</text>",
+		SW_W, SW_H, title[fig]);
+	for (tick = 0, tk = 0; tick < MAX_TICKS && tk <= max;
+	     tick++, tk += step) {
+		double y = SW_T + ph - tk / max * ph;
+
+		fprintf(f, "<line class=\"grid\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+			SW_L, SW_W - 10, y, y, SW_L - 4, y + 4,
+			fig == SW_TP ? fmt_rate(a, sizeof(a), tk) :
+				       fmt_ns_tick(a, sizeof(a), tk, step));
+	}
+	for (i = 0; i < nv; i++) {
+		double x = SW_L + (nv > 1 ? (double)i / (double)(nv - 1) : 0.5) *
+				  pw;
+
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>",
+			x, SW_T + ph + 15, vals[i]);
+	}
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"lab\">",
+		SW_L + pw / 2, SW_H - 2);
+	esc(f, param);
+	fputs("</text>", f);
+	for (s = 0; s < ns; s++) {
+		const char *colour = ns > 1 ? task_colours[s % NR_TASK_COLOURS] :
+					      C_NORMAL;
+		bool first = true;
+
+		fprintf(f, "<path style=\"fill:none;stroke:%s;stroke-width:2\" d=\"",
+			colour);
+		for (i = 0; i < ser[s].n; i++) {
+			const struct sweep_pt *p = &ser[s].pt[i];
+			int xi = value_index(vals, nv, p->value);
+			double x = SW_L + (nv > 1 ? (double)xi / (double)(nv - 1) :
+					   0.5) * pw;
+			double y = fig == SW_TP ? p->avg : fig == SW_LAT ?
+				   p->lat : p->rq;
+
+			if ((fig == SW_LAT && !p->has_lat) ||
+			    (fig == SW_RQ && !p->has_rq) ||
+			    (fig == SW_TP && p->runs <= 0))
+				continue;
+			fprintf(f, "%s%.1f %.1f", first ? "M" : "L", x,
+				SW_T + ph - y / max * ph);
+			first = false;
+		}
+		fputs("\"/>", f);
+		for (i = 0; i < ser[s].n; i++) {
+			const struct sweep_pt *p = &ser[s].pt[i];
+			int xi = value_index(vals, nv, p->value);
+			double x = SW_L + (nv > 1 ? (double)xi / (double)(nv - 1) :
+					   0.5) * pw;
+			double y = fig == SW_TP ? p->avg : fig == SW_LAT ?
+				   p->lat : p->rq;
+
+			if ((fig == SW_LAT && !p->has_lat) ||
+			    (fig == SW_RQ && !p->has_rq) ||
+			    (fig == SW_TP && p->runs <= 0))
+				continue;
+			if (fig == SW_TP)
+				fprintf(f, "<line style=\"stroke:%s;stroke-width:1.5\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+					colour, x, x,
+					SW_T + ph - p->min / max * ph,
+					SW_T + ph - p->max / max * ph);
+			fprintf(f, "<circle class=\"sweep-point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" style=\"fill:%s\"><title>",
+				x, SW_T + ph - y / max * ph, colour);
+			esc(f, ser[s].label);
+			fprintf(f, " %g: %s</title></circle>", p->value,
+				fig == SW_TP ? fmt_rate(a, sizeof(a), y) :
+					       fmt_ns(a, sizeof(a), y));
+		}
+	}
+	fprintf(f, "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/></svg></div>\n",
+		SW_L, SW_W - 10, SW_T + ph, SW_T + ph);
+}
+
+static void fill_pt(struct sweep_pt *p, const struct result_group *g)
+{
+	memset(p, 0, sizeof(*p));
+	p->g = g;
+	p->value = json_number_value(json_object_get(g->sweep, "value"));
+	results_throughput(g, &p->avg, &p->min, &p->max, &p->runs);
+	p->has_lat = results_median(g, results_run_lat_p99, &p->lat) > 0;
+	p->has_rq = results_median(g, results_run_rq_p99, &p->rq) > 0;
+}
+
+static char *file_label(const char *path)
+{
+	const char *start = strrchr(path, '/');
+	size_t n;
+
+	start = start ? start + 1 : path;
+	n = strlen(start);
+	if (n > 5 && !strcmp(start + n - 5, ".json"))
+		n -= 5;
+	return strndup(start, n);
+}
+
+static int sweep_section(FILE *f, const struct result_file *files,
+			 size_t nfiles, char **labels)
+{
+	struct sweep_series *ser = calloc(nfiles, sizeof(*ser));
+	double *vals = NULL;
+	size_t nv = 0, ns = 0, i, j, k, total = 0;
+	const char *param = NULL;
+	int ret = -1;
+
+	if (!ser)
+		return -1;
+	for (i = 0; i < nfiles; i++)
+		total += files[i].nr_groups;
+	vals = calloc(total ? total : 1, sizeof(*vals));
+	if (!vals)
+		goto cleanup;
+	for (i = 0; i < nfiles; i++) {
+		const struct result_file *rf = &files[i];
+
+		for (j = 0; j < rf->nr_groups && !param; j++)
+			param = rf->groups[j].sweep_param;
+	}
+	if (!param) {
+		ret = 0;
+		goto cleanup;
+	}
+	for (i = 0; i < nfiles; i++) {
+		const struct result_file *rf = &files[i];
+		struct sweep_series *s = &ser[ns];
+
+		s->label = labels[i];
+		s->pt = calloc(rf->nr_groups ? rf->nr_groups : 1,
+			       sizeof(*s->pt));
+		if (!s->pt)
+			goto cleanup;
+		for (j = 0; j < rf->nr_groups; j++) {
+			const struct result_group *g = &rf->groups[j];
+
+			/* One parameter per chart: others are not on its x. */
+			if (!g->sweep_param || strcmp(g->sweep_param, param))
+				continue;
+			fill_pt(&s->pt[s->n++], g);
+			for (k = 0; k < nv; k++)
+				if (vals[k] == s->pt[s->n - 1].value)
+					break;
+			if (k == nv)
+				vals[nv++] = s->pt[s->n - 1].value;
+		}
+		if (!s->n) {	/* a file without this sweep: not a series */
+			free(s->pt);
+			memset(s, 0, sizeof(*s));
+			continue;
+		}
+		qsort(s->pt, s->n, sizeof(*s->pt), cmp_pt);
+		ns++;
+	}
+	qsort(vals, nv, sizeof(*vals), cmp_double);
+	fputs("<h2>Sweep of ", f);
+	esc(f, param);
+	fputs("</h2>\n<p class=\"note\">Each point is one sweep point's runs; the x axis lists the swept values in order, evenly spaced.", f);
+	if (ns > 1) {
+		fputs(" Files:", f);
+		for (i = 0; i < ns; i++) {
+			fprintf(f, "<span class=\"key\" style=\"background:%s\"></span>",
+				task_colours[i % NR_TASK_COLOURS]);
+			esc(f, ser[i].label);
+		}
+	}
+	fputs("</p>\n<div class=\"sweep\">\n", f);
+	sweep_chart(f, ser, ns, vals, nv, param, SW_TP);
+	sweep_chart(f, ser, ns, vals, nv, param, SW_LAT);
+	sweep_chart(f, ser, ns, vals, nv, param, SW_RQ);
+	fputs("</div>\n", f);
+	ret = 0;
+cleanup:
+	for (i = 0; i < nfiles; i++)
+		free(ser[i].pt);
+	free(ser);
+	free(vals);
+	return ret;
+}
+
+/* ---- several files: the comparison table ------------------------------- */
+
+static void cmp_table(FILE *f, const struct result_file *files, size_t nfiles,
+		      char **labels)
+{
+	double max = 0, avg, mn, mx, bavg, bmin, bmax;
+	bool sweep = false;
+	size_t i, j, k;
+	char a[32];
+	int n, bn;
+
+	for (i = 0; i < nfiles; i++)
+		for (j = 0; j < files[i].nr_groups; j++) {
+			results_throughput(&files[i].groups[j], &avg, &mn, &mx,
+					   &n);
+			max = n > 0 && avg > max ? avg : max;
+			sweep |= files[i].groups[j].sweep != NULL;
+		}
+	max = max > 0 ? max : 1;
+	fprintf(f, "<h2>Comparison</h2>\n<p class=\"note\">One row per file%s; throughput in messages per second from each summary; "
+		"ratio: average against the first file's%s; p99 columns: median over the runs.</p>\n",
+		sweep ? " and sweep point" : "", sweep ? " at the same point" : "");
+	fprintf(f, "<table class=\"cmp\">\n<tr><th>file</th>%s<th class=\"num\">runs</th><th>avg msg/s</th><th class=\"num\">min</th><th class=\"num\">max</th>"
+		"<th class=\"num\">ratio</th><th class=\"num\">slow</th><th class=\"num\">msg p99</th><th class=\"num\">rq p99</th><th>kernel</th></tr>\n",
+		sweep ? "<th>sweep</th>" : "");
+	for (i = 0; i < nfiles; i++) {
+		for (j = 0; j < files[i].nr_groups; j++) {
+			const struct result_group *g = &files[i].groups[j];
+			const struct result_group *bg =
+				results_find_group(&files[0], g->sweep);
+			const char *kernel = g->summary.present &&
+					     g->summary.kernel_release ?
+					     g->summary.kernel_release :
+					     files[i].kernel_release;
+			double lat, rq;
+			size_t nslow = 0;
+
+			for (k = 0; k < g->nr_runs; k++)
+				nslow += json_is_true(json_object_get(
+					g->runs[k].json, "slow"));
+			results_throughput(g, &avg, &mn, &mx, &n);
+			fputs("<tr class=\"cmp-row\"><td>", f);
+			esc(f, labels[i]);
+			fputs("</td>", f);
+			if (sweep) {
+				fputs("<td>", f);
+				esc(f, *g->sweep_label ? g->sweep_label : "–");
+				fputs("</td>", f);
+			}
+			fprintf(f, "<td class=\"num\">%d</td>", n);
+			if (n > 0)
+				fprintf(f, "<td><svg viewBox=\"0 0 230 16\" width=\"230\" height=\"16\"><rect class=\"track\" x=\"0\" y=\"2\" width=\"150\" height=\"12\"/>"
+					"<rect style=\"fill:" C_NORMAL "\" x=\"0\" y=\"2\" width=\"%.1f\" height=\"12\"/><text x=\"156\" y=\"12.5\">%.0f</text></svg></td>"
+					"<td class=\"num\">%.0f</td><td class=\"num\">%.0f</td>",
+					avg / max * 150, avg, mn, mx);
+			else
+				fputs("<td>–</td><td class=\"num\">–</td><td class=\"num\">–</td>",
+				      f);
+			if (bg) {
+				results_throughput(bg, &bavg, &bmin, &bmax, &bn);
+				if (bn > 0 && bavg > 0 && n > 0)
+					fprintf(f, "<td class=\"num\">%.3f</td>",
+						avg / bavg);
+				else
+					fputs("<td class=\"num\">–</td>", f);
+			} else {
+				fputs("<td class=\"num\">–</td>", f);
+			}
+			fprintf(f, "<td class=\"num\">%s%zu%s</td>",
+				nslow ? "<b style=\"color:" C_SLOW "\">" : "",
+				nslow, nslow ? "</b>" : "");
+			if (results_median(g, results_run_lat_p99, &lat))
+				fprintf(f, "<td class=\"num\">%s</td>",
+					fmt_ns(a, sizeof(a), lat));
+			else
+				fputs("<td class=\"num\">–</td>", f);
+			if (results_median(g, results_run_rq_p99, &rq))
+				fprintf(f, "<td class=\"num\">%s</td>",
+					fmt_ns(a, sizeof(a), rq));
+			else
+				fputs("<td class=\"num\">–</td>", f);
+			fputs("<td>", f);
+			esc(f, kernel ? kernel : "–");
+			fputs("</td></tr>\n", f);
+		}
+	}
+	fputs("</table>\n", f);
+}
+
+/* ---- putting it together ----------------------------------------------- */
+
+static void group_section(FILE *f, struct group_view *v, size_t budget,
+			  bool heading)
+{
+	fprintf(f, "<section class=\"group\" id=\"g%d\">\n", v->id);
+	if (heading) {
+		fputs("<h2>", f);
+		group_title(f, v);
+		fputs("</h2>\n", f);
+		verdict_box(f, v, 1, NULL, 1);
+	}
+	runs_table(f, v);
+	timeline(f, v, budget);
+	stealers(f, v);
+	distributions(f, v);
+	fputs("</section>\n", f);
+}
+
+/* Labels for the files: the name without .json, the path when equal. */
+static char **make_labels(const struct result_file *files, size_t nfiles)
+{
+	char **l = calloc(nfiles ? nfiles : 1, sizeof(*l));
+	bool *dup = calloc(nfiles ? nfiles : 1, sizeof(*dup));
+	size_t i, j, k;
+
+	if (!l || !dup) {
+		free(l);
+		free(dup);
+		return NULL;
+	}
+	for (i = 0; i < nfiles; i++)
+		l[i] = file_label(files[i].path ? files[i].path : "?");
+	for (i = 0; i < nfiles; i++) {
+		dup[i] = !l[i] || !*l[i];
+		for (j = 0; j < nfiles && l[i]; j++)
+			dup[i] |= j != i && l[j] && !strcmp(l[i], l[j]);
+	}
+	for (i = 0; i < nfiles; i++) {
+		if (!dup[i])
+			continue;
+		free(l[i]);
+		/* The same path twice: numbered, so that rows differ. */
+		for (j = 0, k = 1; j < i; j++)
+			k += files[j].path && files[i].path &&
+			     !strcmp(files[j].path, files[i].path);
+		if (asprintf(&l[i], k > 1 ? "%s#%zu" : "%s",
+			     files[i].path ? files[i].path : "?", k) < 0)
+			l[i] = NULL;
+	}
+	free(dup);
+	for (i = 0; i < nfiles; i++) {
+		if (!l[i]) {
+			for (j = 0; j < nfiles; j++)
+				free(l[j]);
+			free(l);
+			return NULL;
+		}
+	}
+	return l;
+}
+
+static int render(FILE *f, const struct result_file *files, size_t nfiles,
+		  const struct report_opts *o, char **labels)
+{
+	size_t i, j, ngroups = 0, budget, nv = 0;
+	struct group_view *views;
+	int ret = -1;
+
+	for (i = 0; i < nfiles; i++)
+		ngroups += files[i].nr_groups;
+	views = calloc(ngroups ? ngroups : 1, sizeof(*views));
+	if (!views)
+		return -1;
+	for (i = 0; i < nfiles; i++)
+		for (j = 0; j < files[i].nr_groups; j++, nv++)
+			if (view_group(&views[nv], files, i, j, (int)nv))
+				goto cleanup;
+	/* Many heat maps share the page's weight: fewer columns each. */
+	budget = o->max_columns ? o->max_columns : REPORT_HM_COLUMNS;
+	if (ngroups > 2 && budget * 2 / ngroups < budget)
+		budget = budget * 2 / ngroups > 40 ? budget * 2 / ngroups : 40;
+	page_head(f, o->title ? o->title : "chatbench report");
+	fputs("<h1>", f);
+	esc(f, o->title ? o->title : "chatbench report");
+	fputs("</h1>\n", f);
+	for (i = 0; i < nfiles; i++)
+		file_meta(f, &files[i]);
+	verdict_box(f, views, ngroups, labels, nfiles);
+	if (nfiles > 1)
+		cmp_table(f, files, nfiles, labels);
+	if (sweep_section(f, files, nfiles, labels))
+		goto cleanup;
+	for (i = 0, nv = 0; i < nfiles; i++) {
+		if (nfiles > 1) {
+			fputs("<h2 class=\"file\">", f);
+			esc(f, labels[i]);
+			fputs("</h2>\n", f);
+			file_meta(f, &files[i]);
+		}
+		for (j = 0; j < files[i].nr_groups; j++, nv++) {
+			if (files[i].nr_groups == 1 && nfiles == 1) {
+				fputs("<h2>", f);
+				group_title(f, &views[nv]);
+				fputs("</h2>\n", f);
+			}
+			group_section(f, &views[nv], budget,
+				      files[i].nr_groups > 1 || nfiles > 1);
+		}
+	}
+	fputs("<p class=\"small\">Made by chatbench " CHATBENCH_VERSION
+	      " from chat_c --json result files; a self-contained page, nothing fetched.</p>\n</body>\n</html>\n",
+	      f);
+	ret = 0;
+cleanup:
+	for (i = 0; i < ngroups; i++)
+		free(views[i].runs);
+	free(views);
+	return ret;
+}
+
+int report_html_write_opts(const char *path, const struct result_file *files,
+			   size_t nfiles, const struct report_opts *opts,
+			   char *err, size_t len)
+{
+	struct report_opts o = { 0 };
+	char *tmp = NULL, **labels = NULL;
+	FILE *f = NULL;
+	bool to_stdout = !strcmp(path, "-");
+	int ret = -1;
+	size_t i;
+
+	if (opts)
+		o = *opts;
+	if (!nfiles) {
+		snprintf(err, len, "no result files to report on");
+		return -1;
+	}
+	labels = make_labels(files, nfiles);
+	if (!labels) {
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	if (to_stdout) {
+		f = stdout;
+	} else {
+		if (asprintf(&tmp, "%s.tmp", path) < 0) {
+			tmp = NULL;
+			snprintf(err, len, "out of memory");
+			goto cleanup;
+		}
+		f = fopen(tmp, "w");
+		if (!f) {
+			snprintf(err, len, "cannot write %s: %s", tmp,
+				 strerror(errno));
+			goto cleanup;
+		}
+	}
+	if (render(f, files, nfiles, &o, labels)) {
+		snprintf(err, len, "out of memory");
+		goto cleanup;
+	}
+	if (fflush(f) || ferror(f)) {
+		snprintf(err, len, "writing %s: %s", to_stdout ? "stdout" : tmp,
+			 strerror(errno));
+		goto cleanup;
+	}
+	if (!to_stdout) {
+		int rc = fclose(f);
+
+		f = NULL;
+		if (rc) {
+			snprintf(err, len, "writing %s: %s", tmp,
+				 strerror(errno));
+			goto cleanup;
+		}
+		if (rename(tmp, path)) {
+			snprintf(err, len, "cannot rename %s to %s: %s", tmp,
+				 path, strerror(errno));
+			goto cleanup;
+		}
+	}
+	ret = 0;
+cleanup:
+	if (f && f != stdout)
+		fclose(f);
+	if (ret && tmp)
+		unlink(tmp);
+	free(tmp);
+	for (i = 0; i < nfiles; i++)
+		free(labels[i]);
+	free(labels);
+	return ret;
+}
+
+int report_html_write(const char *path, const struct result_file *files,
+		      size_t nfiles, char *err, size_t len)
+{
+	return report_html_write_opts(path, files, nfiles, NULL, err, len);
+}

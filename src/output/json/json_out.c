@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JSON lines with jansson, which does the escaping.  A run's verdict
+ * (slow or not, and why) is known only when its series ends, yet a run's
+ * result must not be lost if the client dies before that.  So for a
+ * regular file each run is appended and flushed as it ends, and at the
+ * end of the series the file is rewritten (new file, rename) with the
+ * verdicts merged into the runs.  Streams (stdout, pipes, devices) cannot
+ * be rewritten: they get the series' runs, complete, when it ends.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "tracer/kstats.h"
+#include "output/json/json_out.h"
+#include "workload/proto.h"
+
+struct json_out {
+	FILE *f;
+	char *path;
+	bool rewrite;		/* a regular file: append, then rewrite */
+	bool failed;
+	char **done;		/* lines of the finished series */
+	size_t ndone;
+	json_t *pending;	/* run objects of the current series */
+};
+
+struct json_out *json_out_open(const char *path, char *err, size_t len)
+{
+	struct json_out *j = calloc(1, sizeof(*j));
+	struct stat st;
+
+	if (!j) {
+		snprintf(err, len, "out of memory");
+		return NULL;
+	}
+	j->pending = json_array();
+	if (!path)
+		return j;
+	if (!strcmp(path, "-")) {
+		j->f = stdout;
+		return j;
+	}
+	j->path = strdup(path);
+	j->f = fopen(path, "w");
+	if (!j->f || !j->path) {
+		snprintf(err, len, "cannot write JSON to %s: %s", path,
+			 strerror(errno));
+		json_out_close(j);
+		return NULL;
+	}
+	j->rewrite = !fstat(fileno(j->f), &st) && S_ISREG(st.st_mode);
+	return j;
+}
+
+static int put_line(struct json_out *j, FILE *f, const char *line)
+{
+	if (fputs(line, f) == EOF || fputc('\n', f) == EOF || fflush(f))
+		j->failed = true;
+	return j->failed ? -1 : 0;
+}
+
+static int emit_now(struct json_out *j, const json_t *obj)
+{
+	char *line = json_dumps(obj, JSON_COMPACT);
+	int rc;
+
+	if (!line) {
+		j->failed = true;
+		return -1;
+	}
+	rc = put_line(j, j->f, line);
+	free(line);
+	return rc;
+}
+
+static json_t *sweep_json(const char *param, long value)
+{
+	return json_pack("{s:s, s:I}", "param", param, "value",
+			 (json_int_t)value);
+}
+
+static json_t *times_json(const struct cpu_times *t)
+{
+	if (!t->valid)
+		return json_null();
+	return json_pack("{s:f, s:f}", "user_s", t->user_s, "sys_s", t->sys_s);
+}
+
+/* CPU seconds of both processes over the timed part of the run. */
+static json_t *cpu_json(const struct run_result *r)
+{
+	return json_pack("{s:o, s:o, s:f}", "client", times_json(&r->cpu_client),
+			 "server", times_json(&r->cpu_server),
+			 "steal_pct", r->steal_pct);
+}
+
+/* Message delivery latency, sender's stamp to receiver's recv, in ns. */
+static json_t *latency_json(const struct run_result *r)
+{
+	json_t *o = ks_hist_json(r->latency, "ns");
+
+	if (o)
+		json_object_set_new(o, "unstamped",
+				    json_integer((json_int_t)r->lat_unstamped));
+	return o;
+}
+
+int json_out_run(struct json_out *j, const struct run_result *r)
+{
+	json_t *o = json_pack("{s:i, s:i, s:b, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:f, s:f}",
+			      "schema_version", CHATBENCH_SCHEMA_VERSION,
+			      "run", r->run,
+			      "ok", r->ok,
+			      "rooms", r->rooms,
+			      "messages", r->messages,
+			      "users_per_room", r->users,
+			      "message_size", CHAT_MSG_SIZE,
+			      "messages_sent", (json_int_t)r->sent,
+			      "messages_received", (json_int_t)r->received,
+			      "total_messages",
+			      (json_int_t)(r->sent + r->received),
+			      "elapsed_s", r->elapsed_s,
+			      "throughput", r->throughput);
+
+	if (!o)
+		return -1;
+	if (!r->ok)
+		json_object_set_new(o, "error", json_string(r->error));
+	json_object_set_new(o, "cpu", cpu_json(r));
+	if (r->sweep_param)
+		json_object_set_new(o, "sweep",
+				    sweep_json(r->sweep_param, r->sweep_value));
+	if (r->latency)
+		json_object_set_new(o, "latency", latency_json(r));
+	if (r->kernel)
+		json_object_set_new(o, "kernel", kstats_to_json(r->kernel));
+	json_array_append_new(j->pending, o);
+	return j->rewrite ? emit_now(j, o) : 0;
+}
+
+int json_out_save(struct json_out *j, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	size_t i;
+	int rc = 0;
+
+	if (!f)
+		return -1;
+	for (i = 0; i < j->ndone && !rc; i++)
+		if (fputs(j->done[i], f) == EOF || fputc('\n', f) == EOF)
+			rc = -1;
+	if (fclose(f))
+		rc = -1;
+	return rc;
+}
+
+int json_out_set(struct json_out *j, size_t idx, const char *key,
+		 json_t *value)
+{
+	json_t *o = json_array_get(j->pending, idx);
+
+	if (!o || !value) {
+		json_decref(value);
+		return -1;
+	}
+	return json_object_set_new(o, key, value);
+}
+
+static json_t *command_line(const struct client_opts *o)
+{
+	size_t len = 1;
+	char *s;
+	int i;
+
+	for (i = 0; i < o->argc; i++)
+		len += strlen(o->argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		return json_null();
+	for (i = 0; i < o->argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, o->argv[i]);
+	}
+	json_t *js = json_string(s);
+
+	free(s);
+	return js ? js : json_null();
+}
+
+/* The pending series' lines become final: serialized and kept. */
+static int keep_pending(struct json_out *j)
+{
+	size_t i, n = json_array_size(j->pending);
+	char **d = realloc(j->done, (j->ndone + n) * sizeof(*d));
+
+	if (!d)
+		return -1;
+	j->done = d;
+	for (i = 0; i < n; i++) {
+		d[j->ndone] = json_dumps(json_array_get(j->pending, i),
+					 JSON_COMPACT);
+		if (!d[j->ndone])
+			return -1;
+		j->ndone++;
+	}
+	json_array_clear(j->pending);
+	return 0;
+}
+
+/*
+ * Everything so far into PATH.tmp, then rename: a reader or a crash sees
+ * either the old file or the new one, never half of one.
+ */
+static int rewrite_file(struct json_out *j)
+{
+	size_t len = strlen(j->path) + 8, i;
+	char *tmp = malloc(len);
+	FILE *f = NULL;
+	int rc = -1;
+
+	if (!tmp)
+		goto out;
+	snprintf(tmp, len, "%s.tmp", j->path);
+	f = fopen(tmp, "w");
+	if (!f)
+		goto out;
+	for (i = 0; i < j->ndone; i++)
+		if (put_line(j, f, j->done[i]))
+			goto out;
+	if (fclose(f)) {
+		f = NULL;
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp, j->path))
+		goto out;
+	fclose(j->f);
+	j->f = fopen(j->path, "a");
+	rc = j->f ? 0 : -1;
+out:
+	if (f)
+		fclose(f);
+	if (rc && tmp)
+		unlink(tmp);
+	free(tmp);
+	if (rc)
+		j->failed = true;
+	return rc;
+}
+
+static int finish_series(struct json_out *j)
+{
+	size_t first = j->ndone, i;
+
+	if (keep_pending(j)) {
+		j->failed = true;
+		return -1;
+	}
+	if (j->rewrite)
+		return rewrite_file(j);
+	if (!j->f)
+		return 0;
+	for (i = first; i < j->ndone; i++)
+		if (put_line(j, j->f, j->done[i]))
+			return -1;
+	return 0;
+}
+
+int json_out_summary(struct json_out *j, const struct client_opts *o,
+		     const struct stats *s, const struct summary_meta *m)
+{
+	char host[256] = "";
+	struct utsname u;
+	json_t *sum;
+
+	memset(&u, 0, sizeof(u));
+	uname(&u);
+	gethostname(host, sizeof(host) - 1);
+	sum = json_pack("{s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:i, s:i, s:i, s:i, s:s, s:s, s:s, s:i, s:o, s:s, s:b}",
+			"schema_version", CHATBENCH_SCHEMA_VERSION,
+			"runs", (int)s->n,
+			"runs_attempted", (int)m->attempted,
+			"avg", s->avg,
+			"min", s->min,
+			"max", s->max,
+			"median", s->median,
+			"mad", s->mad,
+			"rel_spread", s->rel_spread,
+			"rooms", o->rooms,
+			"messages", o->messages,
+			"users_per_room", o->users,
+			"message_size", CHAT_MSG_SIZE,
+			"kernel_release", u.release,
+			"host", host,
+			"version", CHATBENCH_VERSION,
+			"cpus", (int)sysconf(_SC_NPROCESSORS_ONLN),
+			"command_line", command_line(o),
+			"tracing", m->trace_state,
+			"interrupted", m->interrupted);
+
+	if (!sum)
+		return -1;
+	if (m->sweep_param)
+		json_object_set_new(sum, "sweep",
+				    sweep_json(m->sweep_param, m->sweep_value));
+	json_object_set_new(sum, "placement", json_pack(
+		"{s:{s:s, s:b}, s:{s:s, s:s, s:b}}",
+		"client", "cpus", m->client_cpus, "pin", m->client_pin,
+		"server", "model", m->server->model, "cpus", m->server->cpus,
+		"pin", m->server->pin));
+	json_array_append_new(j->pending, json_pack("{s:o}", "summary", sum));
+	return finish_series(j);
+}
+
+int json_out_close(struct json_out *j)
+{
+	size_t i;
+	int rc;
+
+	if (!j)
+		return 0;
+	rc = j->failed ? -1 : 0;
+	if (j->f && j->f != stdout && fclose(j->f))
+		rc = -1;
+	for (i = 0; i < j->ndone; i++)
+		free(j->done[i]);
+	free(j->done);
+	json_decref(j->pending);
+	free(j->path);
+	free(j);
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * JSON lines output: one object per run, then one {"summary": ...} line
+ * per series (json_out_summary ends a series).  Field names are stable;
+ * schema_version says when they change.
+ */
+#ifndef CHATBENCH_OUTPUT_JSON_H
+#define CHATBENCH_OUTPUT_JSON_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "workload/client/client.h"
+#include "workload/client/server_info.h"
+#include "analysis/stats.h"
+
+#define CHATBENCH_SCHEMA_VERSION 1
+
+struct json_out;
+
+/*
+ * Opens (creates, truncates) path, or stdout for "-", or nothing for NULL
+ * (the lines are only kept, for json_out_save); NULL with err.
+ */
+struct json_out *json_out_open(const char *path, char *err, size_t len);
+/* Every finished series' lines into path (e.g. for the HTML report). */
+int json_out_save(struct json_out *j, const char *path);
+int json_out_run(struct json_out *j, const struct run_result *r);
+/* Adds key to the idx-th run of the current series (e.g. its verdict). */
+int json_out_set(struct json_out *j, size_t idx, const char *key,
+		 json_t *value);
+/* What a series' summary line says besides its statistics. */
+struct summary_meta {
+	size_t attempted;
+	const char *trace_state;
+	bool interrupted;
+	const char *sweep_param;	/* NULL without a sweep */
+	long sweep_value;
+	const char *client_cpus;
+	bool client_pin;
+	const struct server_info *server;
+};
+
+/* Ends the series: its summary line, and the series' lines made final. */
+int json_out_summary(struct json_out *j, const struct client_opts *o,
+		     const struct stats *s, const struct summary_meta *m);
+/* 0, or -1 if anything written was lost (close/flush failure). */
+int json_out_close(struct json_out *j);
+
+#endif

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The inverse of kstats_to_json(): a run's "kernel" object read back from
+ * a result file into a struct kstats, so that --baseline judges today's
+ * runs against saved ones with exactly the arithmetic used live.  The
+ * per-interval series is not read back: a baseline needs whole runs.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracer/kstats.h"
+
+static uint64_t get_u64(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+}
+
+/* Buckets come as {lo, hi, count}; lo names the bucket exactly. */
+static void load_hist(const json_t *o, struct ks_hist *h, const char *unit)
+{
+	json_t *b = json_object_get(o, "buckets"), *e;
+	char key[16];
+	size_t i;
+
+	memset(h, 0, sizeof(*h));
+	json_array_foreach(b, i, e) {
+		uint64_t lo = get_u64(e, "lo");
+
+		h->buckets[cb_hist_bucket(lo)] += get_u64(e, "count");
+	}
+	snprintf(key, sizeof(key), "max_%s", unit);
+	h->max = get_u64(o, key);
+	ks_hist_finish(h);
+}
+
+static int role_index(const char *name)
+{
+	int r;
+
+	for (r = 0; r < KS_NR_ROLES; r++)
+		if (!strcmp(ks_role_names[r], name))
+			return r;
+	return -1;
+}
+
+static void load_roles(const json_t *roles, struct kstats *k)
+{
+	const char *name;
+	json_t *o;
+
+	json_object_foreach((json_t *)roles, name, o) {
+		int r = role_index(name);
+		struct ks_role *ro;
+
+		if (r < 0)
+			continue;
+		ro = &k->role[r];
+		ro->wakeups = get_u64(o, "wakeups");
+		ro->cross_cpu_wakeups = get_u64(o, "cross_cpu_wakeups");
+		ro->vol_switches = get_u64(o, "vol_switches");
+		ro->invol_switches = get_u64(o, "invol_switches");
+		ro->migrations = get_u64(o, "migrations");
+		ro->oncpu_ns = get_u64(o, "oncpu_ns");
+		ro->runnable_ns = get_u64(o, "runnable_ns");
+		ro->blocked_ns = get_u64(o, "blocked_ns");
+		ro->offcpu_vol_ns = get_u64(o, "offcpu_vol_ns");
+		ro->offcpu_invol_ns = get_u64(o, "offcpu_invol_ns");
+		ro->stolen_ns = get_u64(o, "stolen_ns");
+		load_hist(json_object_get(o, "rq_latency"), &ro->rq_lat, "ns");
+	}
+}
+
+static int load_cpus(const json_t *cpus, struct kstats *k)
+{
+	size_t i;
+	json_t *o;
+	int v;
+
+	k->ncpus = (int)json_array_size(cpus);
+	if (!k->ncpus)
+		return -1;
+	k->cpu = calloc((size_t)k->ncpus, sizeof(*k->cpu));
+	if (!k->cpu)
+		return -1;
+	json_array_foreach(cpus, i, o) {
+		json_t *sirq = json_object_get(o, "softirq");
+
+		k->cpu[i].idle_ns = get_u64(o, "idle_ns");
+		k->cpu[i].stolen_ns = get_u64(o, "stolen_ns");
+		for (v = 0; v < KS_NR_SOFTIRQS; v++) {
+			json_t *s = json_object_get(sirq, ks_softirq_names[v]);
+
+			k->cpu[i].softirq_ns[v] = get_u64(s, "ns");
+			k->cpu[i].softirq_cnt[v] = get_u64(s, "count");
+		}
+	}
+	return 0;
+}
+
+static void load_stealers(const json_t *arr, struct kstats *k)
+{
+	size_t i, j;
+	json_t *o, *c;
+
+	json_array_foreach(arr, i, o) {
+		struct ks_stealer *s;
+		const char *role;
+
+		if (k->nr_stealers == KS_TOP_STEALERS)
+			break;
+		s = &k->stealer[k->nr_stealers++];
+		snprintf(s->comm, sizeof(s->comm), "%s",
+			 json_string_value(json_object_get(o, "comm")) ?: "?");
+		s->pid = (pid_t)get_u64(o, "pid");
+		s->ns = get_u64(o, "ns");
+		s->is_benchmark =
+			json_is_true(json_object_get(o, "is_benchmark"));
+		role = json_string_value(json_object_get(o, "role"));
+		s->role = role ? role_index(role) : -1;
+		json_array_foreach(json_object_get(o, "cpus"), j, c)
+			if (json_integer_value(c) >= 0 &&
+			    json_integer_value(c) < 64)
+				s->cpu_mask |= 1ULL << json_integer_value(c);
+	}
+}
+
+static void load_side(const json_t *o, struct ks_sock_side *s)
+{
+	s->data_ready = get_u64(o, "data_ready_sampled");
+	load_hist(json_object_get(o, "rq_bytes"), &s->rq_bytes, "bytes");
+	s->rcvbuf_max = get_u64(o, "rcvbuf_max");
+	s->sends = get_u64(o, "sends_sampled");
+	s->wmem_avg = get_u64(o, "wmem_queued_avg");
+	s->wmem_max = get_u64(o, "wmem_queued_max");
+	s->sndbuf_max = get_u64(o, "sndbuf_max");
+	s->sndbuf_full = get_u64(o, "sndbuf_full");
+	s->exceed_buf_limit = get_u64(o, "exceed_buf_limit");
+	s->rcvqueue_full = get_u64(o, "rcvqueue_full");
+}
+
+struct kstats *kstats_from_json(const json_t *o)
+{
+	json_t *sock = json_object_get(o, "sockets");
+	struct kstats *k;
+
+	if (!json_is_object(o))
+		return NULL;
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return NULL;
+	k->mode = "saved";
+	k->wall_ns = get_u64(o, "wall_ns");
+	k->messages = get_u64(o, "messages");
+	k->stolen_total_ns = get_u64(o, "stolen_ns");
+	if (load_cpus(json_object_get(o, "cpus"), k) || !k->wall_ns) {
+		kstats_free(k);
+		return NULL;
+	}
+	load_roles(json_object_get(o, "roles"), k);
+	load_stealers(json_object_get(o, "stealers"), k);
+	load_side(json_object_get(sock, "client"), &k->sock[CB_SIDE_CLIENT]);
+	load_side(json_object_get(sock, "server"), &k->sock[CB_SIDE_SERVER]);
+	return k;
+}

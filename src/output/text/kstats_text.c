@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel figures of one run as a compact text block: what the tracer
+ * cost and missed, a table of the benchmark roles (wakeups, switches,
+ * run-queue latency, where the time went), per-CPU idle and softirq, who
+ * held the CPUs while benchmark threads waited, and the sockets.  Every
+ * line stays under 100 columns.  Verbose adds star charts of the
+ * histograms, folded to one line per power of two.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "tracer/kstats.h"
+
+const char *ks_fmt_ns(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.1fms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2fs", ns / 1e9);
+	return buf;
+}
+
+static const char *fmt_bytes(char *buf, size_t len, uint64_t b)
+{
+	if (b < 1024)
+		snprintf(buf, len, "%" PRIu64 "B", b);
+	else if (b < 1024 * 1024)
+		snprintf(buf, len, "%.1fK", b / 1024.0);
+	else
+		snprintf(buf, len, "%.1fM", b / 1048576.0);
+	return buf;
+}
+
+static const char *fmt_count(char *buf, size_t len, uint64_t n)
+{
+	if (n < 100000)
+		snprintf(buf, len, "%" PRIu64, n);
+	else if (n < 100000000)
+		snprintf(buf, len, "%.1fk", n / 1e3);
+	else
+		snprintf(buf, len, "%.1fM", n / 1e6);
+	return buf;
+}
+
+static uint64_t missed_total(const struct kstats *k)
+{
+	const struct ks_missed *m = &k->missed;
+
+	/* queue_mismatch and phantom_waiters are corrected as they happen. */
+	return m->stealer_map_full + m->slot_evictions + m->recursion_misses +
+	       m->lost_events;
+}
+
+static void print_header(FILE *f, const struct kstats *k)
+{
+	char a[16], b[16];
+
+	fprintf(f, "kernel   : %s, %d CPUs, bpf %.2f%% of CPU (%s x %s runs)"
+		", missed %" PRIu64 "\n", k->mode ? k->mode : "?", k->ncpus,
+		k->bpf_cpu_share * 100,
+		ks_fmt_ns(a, sizeof(a), k->bpf_run_cnt ?
+		       k->bpf_run_time_ns / k->bpf_run_cnt : 0),
+		fmt_count(b, sizeof(b), k->bpf_run_cnt), missed_total(k));
+}
+
+static void print_roles(FILE *f, const struct kstats *k)
+{
+	char w[16], v[16], i[16], p50[16], p99[16], mx[16];
+	int r;
+
+	fprintf(f, "  %-9s %7s %5s %7s %7s %5s %8s %8s %8s %6s %6s %6s\n",
+		"role", "wakeups", "xcpu%", "vol_sw", "inv_sw", "migr",
+		"rq_p50", "rq_p99", "rq_max", "on_s", "rq_s", "blk_s");
+	for (r = 0; r < KS_NR_ROLES; r++) {
+		const struct ks_role *o = &k->role[r];
+
+		if (!o->wakeups && !o->vol_switches && !o->invol_switches)
+			continue;
+		fprintf(f, "  %-9s %7s %5.1f %7s %7s %5" PRIu64
+			" %8s %8s %8s %6.2f %6.2f %6.2f\n",
+			ks_role_names[r], fmt_count(w, sizeof(w), o->wakeups),
+			o->wakeups ? 100.0 * o->cross_cpu_wakeups / o->wakeups
+				   : 0.0,
+			fmt_count(v, sizeof(v), o->vol_switches),
+			fmt_count(i, sizeof(i), o->invol_switches),
+			o->migrations, ks_fmt_ns(p50, sizeof(p50), o->rq_lat.p50),
+			ks_fmt_ns(p99, sizeof(p99), o->rq_lat.p99),
+			ks_fmt_ns(mx, sizeof(mx), o->rq_lat.max),
+			o->oncpu_ns / 1e9, o->runnable_ns / 1e9,
+			o->blocked_ns / 1e9);
+	}
+}
+
+static void print_cpus(FILE *f, const struct kstats *k)
+{
+	int c, v, n = 0;
+
+	for (c = 0; c < k->ncpus; c++) {
+		const struct ks_cpu *o = &k->cpu[c];
+		uint64_t sirq = 0;
+
+		for (v = 0; v < KS_NR_SOFTIRQS; v++)
+			sirq += o->softirq_ns[v];
+		if (n == 0)
+			fprintf(f, "  cpus    :");
+		fprintf(f, " cpu%d idle %.1f%% sirq %.1f%% (net_rx %.1f%%)", c,
+			k->wall_ns ? 100.0 * o->idle_ns / k->wall_ns : 0,
+			k->wall_ns ? 100.0 * sirq / k->wall_ns : 0,
+			k->wall_ns ? 100.0 * o->softirq_ns[3] / k->wall_ns : 0);
+		if (++n == 2 || c == k->ncpus - 1) {
+			fputc('\n', f);
+			n = 0;
+		}
+	}
+}
+
+static void print_stealers(FILE *f, const struct kstats *k)
+{
+	int i, col, shown = 0;
+	char ns[16];
+
+	col = fprintf(f, "  waited  : %s total;", ks_fmt_ns(ns, sizeof(ns),
+						       k->stolen_total_ns));
+	for (i = 0; i < k->nr_stealers && shown < 5; i++) {
+		const struct ks_stealer *s = &k->stealer[i];
+		char item[64];
+		int len;
+
+		if (s->pid)
+			len = snprintf(item, sizeof(item), " %s[%d] %s", s->comm,
+				       s->pid, ks_fmt_ns(ns, sizeof(ns), s->ns));
+		else
+			len = snprintf(item, sizeof(item), " %s %s", s->comm,
+				       ks_fmt_ns(ns, sizeof(ns), s->ns));
+		if (col + len > 96)
+			break;
+		col += fprintf(f, "%s", item);
+		shown++;
+	}
+	fputc('\n', f);
+}
+
+static void print_socks(FILE *f, const struct kstats *k)
+{
+	const struct ks_sock_side *c = &k->sock[CB_SIDE_CLIENT];
+	const struct ks_sock_side *s = &k->sock[CB_SIDE_SERVER];
+	char a[16], b[16], d[16], e[16], g[16];
+	uint64_t sends = c->sends + s->sends;
+	uint64_t full = c->sndbuf_full + s->sndbuf_full;
+
+	/* Two lines: one would pass 100 columns with large queues. */
+	fprintf(f, "  rcvq    : p99/max cli %s/%s srv %s/%s, largest rcvbuf %s\n"
+		"  sndq    : full at %.2f%% of sends; socket memory pressure"
+		" events %" PRIu64 "\n",
+		fmt_bytes(a, sizeof(a), c->rq_bytes.p99),
+		fmt_bytes(b, sizeof(b), c->rq_bytes.max),
+		fmt_bytes(d, sizeof(d), s->rq_bytes.p99),
+		fmt_bytes(e, sizeof(e), s->rq_bytes.max),
+		fmt_bytes(g, sizeof(g), c->rcvbuf_max > s->rcvbuf_max ?
+					c->rcvbuf_max : s->rcvbuf_max),
+		sends ? 100.0 * full / sends : 0.0,
+		c->exceed_buf_limit + s->exceed_buf_limit +
+		c->rcvqueue_full + s->rcvqueue_full);
+}
+
+/* One line per power of two, like runqlat, so the chart stays short. */
+static void print_chart(FILE *f, const char *title, const struct ks_hist *h,
+			bool bytes)
+{
+	uint64_t fold[CB_HIST_BUCKETS / CB_HIST_SUB + 1] = { 0 }, top = 0;
+	int i, first = -1, last = -1, n = CB_HIST_BUCKETS / CB_HIST_SUB;
+
+	if (!h->count)
+		return;
+	for (i = 0; i < CB_HIST_BUCKETS; i++)
+		fold[i / CB_HIST_SUB] += h->buckets[i];
+	for (i = 0; i < n; i++) {
+		if (!fold[i])
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+		if (fold[i] > top)
+			top = fold[i];
+	}
+	fprintf(f, "  %s\n", title);
+	for (i = first; i <= last; i++) {
+		char lo[16], hi[16], stars[41];
+		int ns = (int)(fold[i] * 40 / top);
+
+		memset(stars, '*', ns);
+		stars[ns] = '\0';
+		if (bytes) {
+			fmt_bytes(lo, sizeof(lo), cb_hist_lo(i * CB_HIST_SUB));
+			fmt_bytes(hi, sizeof(hi), cb_hist_hi(i * CB_HIST_SUB +
+							     CB_HIST_SUB - 1));
+		} else {
+			ks_fmt_ns(lo, sizeof(lo), cb_hist_lo(i * CB_HIST_SUB));
+			ks_fmt_ns(hi, sizeof(hi), cb_hist_hi(i * CB_HIST_SUB +
+							  CB_HIST_SUB - 1));
+		}
+		fprintf(f, "    %8s .. %-8s %10" PRIu64 " |%-40s|\n", lo, hi,
+			fold[i], stars);
+	}
+}
+
+void kstats_print_text(FILE *f, const struct kstats *k, bool verbose)
+{
+	int r;
+
+	if (!k)
+		return;
+	print_header(f, k);
+	print_roles(f, k);
+	print_cpus(f, k);
+	print_stealers(f, k);
+	print_socks(f, k);
+	if (!verbose)
+		return;
+	for (r = 0; r < KS_NR_ROLES; r++) {
+		char title[64];
+
+		snprintf(title, sizeof(title), "run-queue latency, %s",
+			 ks_role_names[r]);
+		print_chart(f, title, &k->role[r].rq_lat, false);
+	}
+	print_chart(f, "receive queue at data arrival, client sockets",
+		    &k->sock[CB_SIDE_CLIENT].rq_bytes, true);
+	print_chart(f, "receive queue at data arrival, server sockets",
+		    &k->sock[CB_SIDE_SERVER].rq_bytes, true);
+}

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chat_c: the chat benchmark client.  Sets up what a study needs (a local
+ * server, the tracer, the output files), repeats the run, and reports.
+ * Signals are taken by one thread with sigwait, so that SIGINT ends the
+ * current run cleanly and the runs already measured are still reported.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/baseline.h"
+#include "workload/client/client_opts.h"
+#include "util/cpuset.h"
+#include "tracer/discover.h"
+#include "util/reslimit.h"
+#include "workload/client/local_server.h"
+#include "output/json/json_out.h"
+#include "workload/proto.h"
+#include "output/html/report_html.h"
+#include "output/json/results.h"
+#include "workload/client/server_info.h"
+#include "study/study.h"
+#include "tracer/trace.h"
+
+static atomic_int got_signal;	/* set by the sigwait thread */
+
+static void *signal_main(void *arg)
+{
+	struct client_ctx *ctx = arg;
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	for (;;) {
+		if (sigwait(&set, &sig))
+			continue;
+		got_signal = sig;
+		client_abort(ctx, sig == SIGINT ? "interrupted by SIGINT" :
+						  "terminated by SIGTERM");
+	}
+	return NULL;
+}
+
+static int start_signal_thread(struct client_ctx *ctx)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, signal_main, ctx))
+		return -1;
+	pthread_detach(t);
+	return 0;
+}
+
+static struct trace *open_tracer(const struct client_opts *o,
+				 struct client_ctx *ctx, pid_t server,
+				 char *state, size_t len)
+{
+	struct trace_opts to = {
+		.client_tgid = getpid(),
+		.server_tgid = server,
+		.server_port = (uint16_t)o->port,
+		.interval_ms = o->interval_ms,
+		.progress = client_progress,
+		.progress_arg = ctx,
+	};
+	char err[256];
+	struct trace *t;
+
+	if (o->trace == TRACE_OFF) {
+		snprintf(state, len, "off (--no-trace)");
+		return NULL;
+	}
+	t = trace_open(&to, err, sizeof(err));
+	if (!t) {
+		snprintf(state, len, "off: %s", err);
+		return NULL;
+	}
+	snprintf(state, len, server ? "on" : "on (client only: server process not found)");
+	return t;
+}
+
+static int check_writable(const char *path, char *err, size_t len)
+{
+	FILE *f = fopen(path, "a");
+
+	if (!f) {
+		snprintf(err, len, "cannot write the report to %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The HTML report from every line the study wrote, via the loader. */
+static int write_report(struct json_out *json, const char *json_path,
+			const char *path, char *err, size_t len)
+{
+	char tmp[] = "/tmp/chatbench-report-XXXXXX";
+	struct result_file rf;
+	int fd = mkstemp(tmp), rc = -1;
+
+	if (fd < 0) {
+		snprintf(err, len, "report: temporary file: %s",
+			 strerror(errno));
+		return -1;
+	}
+	close(fd);
+	if (json_out_save(json, tmp)) {
+		snprintf(err, len, "report: cannot save the results: %s",
+			 strerror(errno));
+		goto out;
+	}
+	if (results_load_flags(tmp, RESULTS_ALLOW_NO_SUMMARY, &rf, err, len))
+		goto out;
+	/* The page names its source: the --json file, not our temporary. */
+	free(rf.path);
+	rf.path = strdup(json_path ? json_path : "this run of chat_c");
+	rc = report_html_write(path, &rf, 1, err, len);
+	results_free(&rf);
+	if (!rc)
+		fprintf(stderr, "chat_c: report written to %s\n", path);
+out:
+	unlink(tmp);
+	return rc;
+}
+
+/* The points of the study: one, or one per value of --sweep. */
+static size_t study_points(const struct client_opts *o)
+{
+	return o->sweep_param ? (size_t)o->sweep_n : 1;
+}
+
+static void set_point(struct client_opts *o, const struct client_opts *base,
+		      struct series *s, size_t i)
+{
+	o->rooms = base->rooms;
+	o->messages = base->messages;
+	o->users = base->users;
+	if (!o->sweep_param)
+		return;
+	s->sweep_param = o->sweep_param;
+	s->sweep_value = o->sweep_values[i];
+	if (!strcmp(o->sweep_param, "rooms"))
+		o->rooms = (int)s->sweep_value;
+	else if (!strcmp(o->sweep_param, "messages"))
+		o->messages = (int)s->sweep_value;
+	else
+		o->users = (int)s->sweep_value;
+}
+
+/* Connections of the largest point, for the limits checked up front. */
+static unsigned long max_connections(const struct client_opts *o)
+{
+	unsigned long most = 0, n;
+	struct client_opts t = *o;
+	struct series s;
+	size_t i;
+
+	for (i = 0; i < study_points(o); i++) {
+		set_point(&t, o, &s, i);
+		n = (unsigned long)t.rooms * (unsigned long)t.users;
+		if (n > most)
+			most = n;
+	}
+	return most;
+}
+
+int main(int argc, char **argv)
+{
+	struct local_server ls = { 0 };
+	struct client_opts o, base;
+	struct client_ctx *ctx = NULL;
+	struct json_out *json = NULL;
+	struct series *series = NULL;
+	struct trace *tracer = NULL;
+	char err[400], trace_state[320] = "off";
+	struct study_io io = { .got_signal = &got_signal };
+	struct baseline *baseline = NULL;
+	FILE *text = stdout;
+	unsigned long nconn;
+	size_t i, npoints, done = 0;
+	sigset_t set;
+	pid_t server = 0;
+	int rc, failed = 0;
+
+	rc = client_parse(argc, argv, &o, err, sizeof(err));
+	if (rc == COPTS_EXIT)
+		return 0;
+	if (rc == COPTS_ERROR) {
+		fprintf(stderr, "chat_c: %s\n", err);
+		return 2;
+	}
+	rc = 1;
+	/* Before any thread exists, so that every thread inherits it. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (o.json_path || o.report_path) {
+		json = json_out_open(o.json_path, err, sizeof(err));
+		if (!json)
+			goto fail;
+		if (o.json_path && !strcmp(o.json_path, "-"))
+			text = stderr;
+	}
+	/* An unwritable report is an error now, not after the last run. */
+	if (o.report_path && check_writable(o.report_path, err, sizeof(err)))
+		goto fail;
+	o.text = text;
+	if (o.baseline) {
+		baseline = baseline_load(o.baseline, err, sizeof(err));
+		if (!baseline)
+			goto fail;
+	}
+	base = o;
+	nconn = max_connections(&o);
+	if (limits_ensure_fds(nconn + 64, err, sizeof(err)) ||
+	    limits_check_threads(2 * nconn, err, sizeof(err)))
+		goto fail;
+	npoints = study_points(&o);
+	series = calloc(npoints, sizeof(*series));
+	ctx = client_ctx_new(&o, NULL);
+	if (!series || !ctx || start_signal_thread(ctx)) {
+		snprintf(err, sizeof(err), "out of memory or threads at start");
+		goto fail;
+	}
+	if (o.local) {
+		struct local_server_args la = {
+			.model = o.server_model,
+			.cpus = o.server_cpus,
+			.pin = o.server_pin,
+			.timeout_ms = o.timeout_ms,
+		};
+
+		if (local_server_start(&ls, &o.addr, &la, err, sizeof(err)))
+			goto fail;
+		o.port = ls.port;
+		o.addr.sin_port = htons(ls.port);
+		server = ls.pid;
+	}
+	if (o.server_pid)
+		server = o.server_pid;
+	else if (!server)
+		server = discover_server_tgid((uint16_t)o.port);
+	tracer = open_tracer(&o, ctx, server, trace_state, sizeof(trace_state));
+	if (!tracer && o.trace == TRACE_ON) {
+		snprintf(err, sizeof(err), "--trace: tracing is not possible: %s",
+			 trace_state + strlen("off: "));
+		goto fail;
+	}
+	if (!tracer && o.trace == TRACE_AUTO)
+		fprintf(stderr, "chat_c: tracing %s\n", trace_state);
+	client_ctx_set_tracer(ctx, tracer);
+	client_ctx_set_server(ctx, server);
+
+	io.text = text;
+	io.json = json;
+	io.json_path = o.json_path;
+	io.trace_state = trace_state;
+	server_info_read(server, &io.server);
+	if (o.have_cpus)
+		cpuset_format(&o.cpus, io.client_cpus, sizeof(io.client_cpus));
+	else
+		snprintf(io.client_cpus, sizeof(io.client_cpus), "all");
+
+	io.baseline = baseline;
+	for (i = 0; i < npoints && !client_stopped(ctx); i++) {
+		set_point(&o, &base, &series[i], i);
+		done++;
+		if (study_run_series(ctx, &o, &series[i], &io)) {
+			failed = 1;
+			break;
+		}
+	}
+	if (o.sweep_param)
+		study_print_sweep(text, series, done);
+	/* After the results: the original's lines come first. */
+	if (!o.quiet)
+		fprintf(text, "Placement          : client cpus %s%s; server model %s, cpus %s%s\n",
+			io.client_cpus, o.pin ? " (pinned)" : "",
+			io.server.model, io.server.cpus,
+			io.server.pin ? " (pinned)" : "");
+	if (o.report_path && write_report(json, o.json_path, o.report_path,
+					  err, sizeof(err))) {
+		fprintf(stderr, "chat_c: %s\n", err);
+		failed = 1;
+	}
+	rc = failed ? 1 : 0;
+	if (got_signal)
+		rc = 128 + got_signal;
+	goto out;
+fail:
+	fprintf(stderr, "chat_c: %s\n", err);
+out:
+	if (json_out_close(json)) {
+		fprintf(stderr, "chat_c: JSON output to %s is incomplete\n",
+			o.json_path);
+		rc = 1;
+	}
+	trace_close(tracer);
+	local_server_stop(&ls);
+	for (i = 0; series && i < done; i++)
+		study_free_series(&series[i]);
+	free(series);
+	baseline_free(baseline);
+	client_ctx_free(ctx);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A study: one series of repeated runs, or one series per value of a
+ * swept parameter, with per-run and per-series output as they complete
+ * and a sweep table at the end.
+ */
+#ifndef CHATBENCH_STUDY_H
+#define CHATBENCH_STUDY_H
+
+#include <stdatomic.h>
+#include <stdio.h>
+
+#include "workload/client/client.h"
+#include "workload/client/server_info.h"
+#include "analysis/stats.h"
+
+struct baseline;
+struct json_out;
+
+struct series {
+	const char *sweep_param;	/* NULL without --sweep */
+	long sweep_value;
+	int rooms, messages, users;
+	struct run_result *runs;	/* o->runs entries */
+	size_t attempted;
+	struct stats st;
+};
+
+struct study_io {
+	FILE *text;
+	struct json_out *json;
+	const char *json_path;
+	const char *trace_state;
+	const atomic_int *got_signal;
+	const struct baseline *baseline; /* NULL: runs judged by their median */
+	struct server_info server;
+	char client_cpus[64];
+};
+
+/* Runs the series for the point set in o; 0 when every run completed. */
+int study_run_series(struct client_ctx *ctx, struct client_opts *o,
+		     struct series *s, const struct study_io *io);
+void study_print_sweep(FILE *f, const struct series *s, size_t n);
+void study_free_series(struct series *s);
+
+#endif

@@ -1,0 +1,745 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tracer's libbpf lifecycle.  trace_open() loads the scheduler and
+ * socket programs once (tp_btf when the kernel accepts it, raw_tp
+ * otherwise) and attaches them; from then on the kernel aggregates into
+ * mmapped per-CPU arrays and this file only copies them out: at run begin,
+ * every interval from a sampler thread, and at run end.  Nothing is
+ * pinned, so closing the links (or exiting) detaches everything.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "chatbench.h"
+#include "tracer/kstats.h"
+#include "tracer/trace.h"
+#include "sched.skel.h"
+#include "sock.skel.h"
+
+/*
+ * Socket sampling: one sk_data_ready / tcp_sendmsg_locked event in 2^N is
+ * recorded (CHATBENCH_SOCK_SAMPLE_SHIFT).  Measured on chat 10 x 300: the
+ * cost of these tracepoints is almost all dispatch (tcp_sendmsg_locked 34
+ * ns per event with or without sampling, sk_data_ready 65 -> 45 ns at
+ * 1/16), so exact figures are the default.
+ *
+ * What costs is the dispatch of a tracepoint to a program at all (20-40
+ * ns here, per event): on a load of a million 100-byte messages a second,
+ * the per-message programs (sk_data_ready, tcp_sendmsg_locked and the
+ * softirq pair) and the kernel's program timing cost about 6 % of the CPU.
+ * So they are attached only for a window of DEFAULT_DUTY of each interval
+ * (CHATBENCH_DUTY=0.01..1), together with the timing; the scheduler
+ * programs, which keep run-queue state, stay attached throughout.
+ *
+ * Other knobs, for measurements: CHATBENCH_BPF_RAW_TP forces the raw_tp
+ * programs; CHATBENCH_BPF_NOSTATS leaves kernel program timing off (it
+ * costs two clock reads per program run; bpf_cost is then zero).
+ */
+#define DEFAULT_SOCK_SAMPLE_SHIFT	0
+#define DEFAULT_DUTY			0.1
+
+static const char *const duty_names[] = {
+	"sk_data_ready", "tcp_sendmsg_locked", "softirq_entry", "softirq_exit",
+};
+
+struct trace {
+	struct trace_opts opts;
+	struct sched_bpf *sched;
+	struct sock_bpf *sock;
+	const char *mode;
+	int ncpus;
+	void *sched_mm, *sock_mm;
+	size_t sched_mm_len, sock_mm_len;
+	int stats_fd;
+	unsigned int sample_shift;
+	struct bpf_program *prog[KS_MAX_PROGS];
+	int nr_progs;
+
+	struct ks_snap begin, prev, cur, end;
+	bool running;
+
+	pthread_t sampler;
+	bool sampler_on;
+	bool stop;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct ks_interval *iv;
+	size_t nr_iv, cap_iv;
+
+	/*
+	 * Programs that fire once per message (a send, a delivery, a
+	 * softirq) run only in a window at the start of each interval;
+	 * their counts are scaled by the share of time they ran.
+	 */
+	struct bpf_program *duty_prog[8];
+	struct bpf_link *duty_link[8];
+	int nr_duty;
+	double duty;			/* fraction of each interval */
+	bool stats_wanted;
+	uint64_t duty_ns;		/* windows' total this run */
+	uint64_t iv_duty_ns;		/* and this interval */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int silent_print(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static int debug_print(enum libbpf_print_level level, const char *fmt,
+		       va_list ap)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
+/* CAP_BPF and CAP_PERFMON (5.8+) or CAP_SYS_ADMIN in the effective set. */
+static bool have_bpf_caps(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2] = { { 0 } };
+	uint64_t eff;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return geteuid() == 0;
+	eff = data[0].effective | (uint64_t)data[1].effective << 32;
+	if (eff & (1ULL << CAP_SYS_ADMIN))
+		return true;
+	return (eff & (1ULL << 39)) && (eff & (1ULL << 38));
+}
+
+/* Load only the programs of one flavour: "btf_" or "raw_". */
+static void pick_flavour(struct bpf_object *obj, const char *prefix)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, !strncmp(bpf_program__name(p),
+						      prefix, 4));
+}
+
+static int open_sched(struct trace *t, const char *prefix)
+{
+	int err;
+
+	t->sched = sched_bpf__open();
+	if (!t->sched)
+		return -errno;
+	pick_flavour(t->sched->obj, prefix);
+	err = bpf_map__set_max_entries(t->sched->maps.sched_stats, t->ncpus);
+	if (!err)
+		err = sched_bpf__load(t->sched);
+	if (err) {
+		sched_bpf__destroy(t->sched);
+		t->sched = NULL;
+	}
+	return err;
+}
+
+static int open_sock(struct trace *t, const char *prefix)
+{
+	int err;
+
+	t->sock = sock_bpf__open();
+	if (!t->sock)
+		return -errno;
+	pick_flavour(t->sock->obj, prefix);
+	t->sock->rodata->sample_shift = t->sample_shift;
+	err = bpf_map__set_max_entries(t->sock->maps.sock_stats, t->ncpus);
+	if (!err)
+		err = sock_bpf__load(t->sock);
+	if (err) {
+		sock_bpf__destroy(t->sock);
+		t->sock = NULL;
+	}
+	return err;
+}
+
+static void *map_mmap(struct bpf_map *m, size_t *len)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t sz = (size_t)bpf_map__value_size(m) * bpf_map__max_entries(m);
+	void *p;
+
+	sz = (sz + page - 1) / page * page;
+	p = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 bpf_map__fd(m), 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	*len = sz;
+	return p;
+}
+
+static void collect_progs(struct trace *t, struct bpf_object *obj)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj) {
+		if (!bpf_program__autoload(p) || t->nr_progs >= KS_MAX_PROGS)
+			continue;
+		t->prog[t->nr_progs++] = p;
+	}
+}
+
+static bool is_duty(const char *prog_name)
+{
+	size_t i;
+
+	if (strlen(prog_name) < 4)
+		return false;
+	for (i = 0; i < sizeof(duty_names) / sizeof(duty_names[0]); i++)
+		if (!strcmp(prog_name + 4, duty_names[i]))
+			return true;
+	return false;
+}
+
+/* The per-message programs: attached by the sampler, not at open. */
+static void pick_duty(struct trace *t, struct bpf_object *obj)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj) {
+		if (!bpf_program__autoload(p) || t->duty >= 1.0 ||
+		    !is_duty(bpf_program__name(p)) || t->nr_duty == 8)
+			continue;
+		bpf_program__set_autoattach(p, false);
+		t->duty_prog[t->nr_duty++] = p;
+	}
+}
+
+/*
+ * Attach the per-message programs and turn the kernel's timing on: the
+ * start of a window.  Softirq exit goes before entry, so that no exit
+ * finds an entry time from before the window.
+ */
+static void duty_on(struct trace *t)
+{
+	int i;
+
+	if (t->stats_wanted && t->stats_fd < 0)
+		t->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	for (i = t->nr_duty - 1; i >= 0; i--)
+		if (!t->duty_link[i])
+			t->duty_link[i] = bpf_program__attach(t->duty_prog[i]);
+}
+
+static void duty_off(struct trace *t)
+{
+	int i;
+
+	for (i = 0; i < t->nr_duty; i++) {
+		bpf_link__destroy(t->duty_link[i]);
+		t->duty_link[i] = NULL;
+	}
+	if (t->duty < 1.0 && t->stats_fd >= 0) {
+		close(t->stats_fd);
+		t->stats_fd = -1;
+	}
+}
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+struct trace *trace_open(const struct trace_opts *opts, char *err,
+			 size_t errlen)
+{
+	const char *env;
+	struct trace *t;
+	int rc, i;
+
+	libbpf_set_print(getenv("CHATBENCH_BPF_DEBUG") ? debug_print :
+							  silent_print);
+	if (!have_bpf_caps()) {
+		set_err(err, errlen, "tracing needs root or CAP_BPF and "
+			"CAP_PERFMON");
+		return NULL;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		set_err(err, errlen, "the kernel has no BTF "
+			"(/sys/kernel/btf/vmlinux: %s)", strerror(errno));
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		set_err(err, errlen, "out of memory");
+		return NULL;
+	}
+	t->opts = *opts;
+	t->stats_fd = -1;
+	pthread_mutex_init(&t->lock, NULL);
+	t->ncpus = libbpf_num_possible_cpus();
+	if (t->ncpus <= 0 || t->ncpus > CB_MAX_CPUS) {
+		set_err(err, errlen, "unsupported number of possible CPUs (%d)",
+			t->ncpus);
+		goto fail;
+	}
+	t->duty = DEFAULT_DUTY;
+	env = getenv("CHATBENCH_DUTY");
+	if (env && *env)
+		t->duty = atof(env);
+	if (!(t->duty >= 0.01 && t->duty <= 1.0))
+		t->duty = DEFAULT_DUTY;
+	/* Windows are opened by the sampler: without one, always on. */
+	if (!opts->interval_ms)
+		t->duty = 1.0;
+	t->sample_shift = DEFAULT_SOCK_SAMPLE_SHIFT;
+	env = getenv("CHATBENCH_SOCK_SAMPLE_SHIFT");
+	if (env && *env)
+		t->sample_shift = (unsigned int)atoi(env) & 15;
+
+	/* tp_btf when the kernel takes it: direct loads, no probe reads. */
+	t->mode = "tp_btf";
+	rc = -ENOTSUP;
+	if (!getenv("CHATBENCH_BPF_RAW_TP")) {
+		rc = open_sched(t, "btf_");
+		if (!rc)
+			rc = open_sock(t, "btf_");
+	}
+	if (rc) {
+		if (t->sched)
+			sched_bpf__destroy(t->sched);
+		t->sched = NULL;
+		t->mode = "raw_tp";
+		rc = open_sched(t, "raw_");
+		if (!rc)
+			rc = open_sock(t, "raw_");
+	}
+	if (rc) {
+		set_err(err, errlen, "cannot load the BPF programs: %s",
+			strerror(-rc));
+		goto fail;
+	}
+	t->sched->bss->client_tgid = opts->client_tgid;
+	t->sched->bss->server_tgid = opts->server_tgid;
+	t->sock->bss->server_port = opts->server_port;
+
+	t->sched_mm = map_mmap(t->sched->maps.sched_stats, &t->sched_mm_len);
+	t->sock_mm = map_mmap(t->sock->maps.sock_stats, &t->sock_mm_len);
+	if (!t->sched_mm || !t->sock_mm) {
+		set_err(err, errlen, "cannot mmap the BPF counters: %s",
+			strerror(errno));
+		goto fail;
+	}
+	pick_duty(t, t->sched->obj);
+	pick_duty(t, t->sock->obj);
+	rc = sched_bpf__attach(t->sched);
+	if (!rc)
+		rc = sock_bpf__attach(t->sock);
+	if (rc) {
+		set_err(err, errlen, "cannot attach the BPF programs: %s",
+			strerror(-rc));
+		goto fail;
+	}
+	collect_progs(t, t->sched->obj);
+	collect_progs(t, t->sock->obj);
+	/* The kernel times programs only while an enable fd is open. */
+	t->stats_wanted = !getenv("CHATBENCH_BPF_NOSTATS");
+	if (t->stats_wanted && t->duty >= 1.0)
+		t->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	if (ks_snap_alloc(&t->begin, t->ncpus) ||
+	    ks_snap_alloc(&t->prev, t->ncpus) ||
+	    ks_snap_alloc(&t->cur, t->ncpus) ||
+	    ks_snap_alloc(&t->end, t->ncpus)) {
+		set_err(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < t->nr_progs; i++)
+		snprintf(t->begin.prog[i].name, sizeof(t->begin.prog[i].name),
+			 "%s", bpf_program__name(t->prog[i]));
+	return t;
+fail:
+	trace_close(t);
+	return NULL;
+}
+
+static void snap_stealers(struct trace *t, struct ks_snap *s)
+{
+	int fd = bpf_map__fd(t->sched->maps.stealers);
+	uint32_t key, next;
+	void *prev = NULL;
+
+	s->nr_stealers = 0;
+	while (s->nr_stealers < CB_MAX_STEALERS &&
+	       !bpf_map_get_next_key(fd, prev, &next)) {
+		struct ks_snap_stealer *e = &s->stealers[s->nr_stealers];
+
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &e->v))
+			continue;
+		e->pid = key;
+		s->nr_stealers++;
+	}
+}
+
+static void snap_progs(struct trace *t, struct ks_snap *s)
+{
+	int i;
+
+	s->nr_progs = t->nr_progs;
+	for (i = 0; i < t->nr_progs; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		snprintf(s->prog[i].name, sizeof(s->prog[i].name), "%s",
+			 bpf_program__name(t->prog[i]));
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(t->prog[i]), &info,
+					   &len))
+			continue;
+		s->prog[i].run_time_ns = info.run_time_ns;
+		s->prog[i].run_cnt = info.run_cnt;
+		s->recursion_misses[i] = info.recursion_misses;
+	}
+}
+
+static void take_snap(struct trace *t, struct ks_snap *s)
+{
+	const struct cb_cpu_state *cs = t->sched->bss->cpu_state;
+	int c;
+
+	s->messages = t->opts.progress ?
+		      t->opts.progress(t->opts.progress_arg) : 0;
+	s->t_ns = now_ns();
+	memcpy(s->sched, t->sched_mm, sizeof(*s->sched) * t->ncpus);
+	memcpy(s->sock, t->sock_mm, sizeof(*s->sock) * t->ncpus);
+	/* A CPU idle right now has not yet been credited for it. */
+	for (c = 0; c < t->ncpus; c++) {
+		uint64_t start = cs[c].curr_start;
+
+		if (cs[c].curr_pid == 0 && start && s->t_ns > start)
+			s->sched[c].idle_ns += s->t_ns - start;
+	}
+	snap_stealers(t, s);
+	snap_progs(t, s);
+}
+
+/* Maxima cannot be differenced: zero them as the run starts. */
+static void reset_maxima(struct trace *t)
+{
+	struct cb_sched_cpu *sc = t->sched_mm;
+	struct cb_sock_cpu *so = t->sock_mm;
+	int c, r;
+
+	for (c = 0; c < t->ncpus; c++) {
+		for (r = 0; r < CB_NR_ROLES; r++)
+			sc[c].role[r].rq_lat_max_ns = 0;
+		for (r = 0; r < CB_NR_SIDES; r++) {
+			so[c].side[r].rq_bytes_max = 0;
+			so[c].side[r].rcvbuf_max = 0;
+			so[c].side[r].wmem_max = 0;
+			so[c].side[r].sndbuf_max = 0;
+		}
+	}
+}
+
+static void add_interval(struct trace *t, const struct ks_snap *a,
+			 const struct ks_snap *b)
+{
+	struct ks_interval *iv;
+
+	if (b->t_ns <= a->t_ns)
+		return;
+	if (t->nr_iv == t->cap_iv) {
+		size_t cap = t->cap_iv ? t->cap_iv * 2 : 64;
+
+		iv = realloc(t->iv, cap * sizeof(*iv));
+		if (!iv)
+			return;
+		t->iv = iv;
+		t->cap_iv = cap;
+	}
+	iv = &t->iv[t->nr_iv++];
+	ks_interval_from_snaps(iv, a, b, t->begin.t_ns);
+	/* Softirq time was seen only in the window: scale it to the interval. */
+	if (t->nr_duty) {
+		iv->softirq_ns = t->iv_duty_ns ?
+			(uint64_t)((double)iv->softirq_ns *
+				   (double)iv->duration_ns /
+				   (double)t->iv_duty_ns) : 0;
+		t->iv_duty_ns = 0;
+	}
+}
+
+/*
+ * The per-message programs ran for duty_ns of the run: their counts, and
+ * the kernel's timing of every program, are scaled up to the whole run.
+ * The socket histograms stay as sampled (a distribution needs no scale);
+ * sock_sample_rate tells a reader how many events one recorded stands for.
+ */
+static void scale_duty(struct trace *t, struct kstats *k)
+{
+	double f;
+	int c, v, i;
+
+	if (!t->nr_duty || !t->duty_ns || !k->wall_ns)
+		return;
+	f = (double)k->wall_ns / (double)t->duty_ns;
+	for (c = 0; c < k->ncpus; c++)
+		for (v = 0; v < KS_NR_SOFTIRQS; v++) {
+			k->cpu[c].softirq_ns[v] *= f;
+			k->cpu[c].softirq_cnt[v] *= f;
+		}
+	/*
+	 * The kernel timed programs only in the windows.  The scheduler
+	 * programs run all along: scale them.  The per-message ones ran
+	 * only then: what was timed is all they cost.
+	 */
+	k->bpf_run_time_ns = k->bpf_run_cnt = 0;
+	for (i = 0; i < k->nr_progs; i++) {
+		if (!is_duty(k->prog[i].name)) {
+			k->prog[i].run_time_ns *= f;
+			k->prog[i].run_cnt *= f;
+		}
+		k->bpf_run_time_ns += k->prog[i].run_time_ns;
+		k->bpf_run_cnt += k->prog[i].run_cnt;
+	}
+	k->bpf_cpu_share = (double)k->bpf_run_time_ns /
+			   ((double)k->wall_ns * k->ncpus);
+	k->sock_sample_rate = (unsigned int)(f * (1U << t->sample_shift) + 0.5);
+}
+
+/*
+ * One window of the per-message programs, under t->lock so that a stop
+ * request cuts it short; its length is what the counts are scaled by.
+ */
+static void window(struct trace *t, uint64_t period)
+{
+	uint64_t start, end;
+	struct timespec ts;
+
+	if (!t->nr_duty || t->stop)
+		return;
+	start = now_ns();
+	duty_on(t);
+	/* Programs attach one by one (~1 ms): count from the midpoint. */
+	start = (start + now_ns()) / 2;
+	end = start + (uint64_t)((double)period * t->duty);
+	ts.tv_sec = end / 1000000000ULL;	/* end of the window proper */
+	ts.tv_nsec = end % 1000000000ULL;
+	while (!t->stop && now_ns() < end)
+		pthread_cond_timedwait(&t->cond, &t->lock, &ts);
+	end = now_ns();
+	duty_off(t);
+	end = (end + now_ns()) / 2;
+	t->duty_ns += end - start;
+	t->iv_duty_ns += end - start;
+}
+
+static void *sampler_main(void *arg)
+{
+	struct trace *t = arg;
+	uint64_t period = (uint64_t)t->opts.interval_ms * 1000000ULL;
+	uint64_t next = t->begin.t_ns + period;
+	struct ks_snap tmp;
+
+	pthread_mutex_lock(&t->lock);
+	window(t, period);
+	while (!t->stop) {
+		struct timespec ts = {
+			.tv_sec = next / 1000000000ULL,
+			.tv_nsec = next % 1000000000ULL,
+		};
+
+		if (pthread_cond_timedwait(&t->cond, &t->lock, &ts) !=
+		    ETIMEDOUT)
+			continue;
+		pthread_mutex_unlock(&t->lock);
+		take_snap(t, &t->cur);
+		add_interval(t, &t->prev, &t->cur);
+		pthread_mutex_lock(&t->lock);
+		window(t, period);
+		pthread_mutex_unlock(&t->lock);
+		tmp = t->prev;
+		t->prev = t->cur;
+		t->cur = tmp;
+		next += period;
+		if (next < t->prev.t_ns)
+			next = t->prev.t_ns + period;
+		pthread_mutex_lock(&t->lock);
+	}
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+static void copy_snap(struct ks_snap *dst, const struct ks_snap *src)
+{
+	int n = src->ncpus;
+
+	dst->t_ns = src->t_ns;
+	dst->messages = src->messages;
+	memcpy(dst->sched, src->sched, sizeof(*dst->sched) * n);
+	memcpy(dst->sock, src->sock, sizeof(*dst->sock) * n);
+	memcpy(dst->stealers, src->stealers,
+	       sizeof(*dst->stealers) * src->nr_stealers);
+	dst->nr_stealers = src->nr_stealers;
+	memcpy(dst->prog, src->prog, sizeof(dst->prog));
+	memcpy(dst->recursion_misses, src->recursion_misses,
+	       sizeof(dst->recursion_misses));
+	dst->nr_progs = src->nr_progs;
+}
+
+int trace_run_begin(struct trace *t)
+{
+	pthread_condattr_t ca;
+
+	if (!t || t->running)
+		return -1;
+	t->nr_iv = 0;
+	t->duty_ns = t->iv_duty_ns = 0;
+	take_snap(t, &t->begin);
+	reset_maxima(t);
+	t->running = true;
+	if (!t->opts.interval_ms)
+		return 0;
+	copy_snap(&t->prev, &t->begin);
+	t->stop = false;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&t->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (pthread_create(&t->sampler, NULL, sampler_main, t)) {
+		pthread_cond_destroy(&t->cond);
+		return 0;	/* the run is still traced, without a series */
+	}
+	pthread_setname_np(t->sampler, "cb_sampler");
+	/*
+	 * Among hundreds of runnable benchmark threads a normal thread wakes
+	 * late, by up to a second: windows and intervals would stretch.  The
+	 * sampler runs for microseconds per wakeup, so real-time priority
+	 * costs the benchmark nothing measurable.  Best effort.
+	 */
+	{
+		struct sched_param sp = { .sched_priority = 1 };
+
+		pthread_setschedparam(t->sampler, SCHED_FIFO, &sp);
+	}
+	t->sampler_on = true;
+	return 0;
+}
+
+static void stop_sampler(struct trace *t)
+{
+	if (!t->sampler_on)
+		return;
+	pthread_mutex_lock(&t->lock);
+	t->stop = true;
+	pthread_cond_signal(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	pthread_join(t->sampler, NULL);
+	pthread_cond_destroy(&t->cond);
+	t->sampler_on = false;
+}
+
+/*
+ * The kernel recorded an outsider's comm when it first took a CPU, which
+ * for a process that names itself later (prctl, pthread_setname_np) is
+ * its old name.  At the end of the run the process usually still exists:
+ * its current name is the one a user will recognise.
+ */
+static void refresh_comm(struct ks_stealer *s)
+{
+	char path[64], name[32];
+	FILE *f;
+
+	if (s->is_benchmark || !s->pid)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(name, sizeof(name), f)) {
+		name[strcspn(name, "\n")] = '\0';
+		if (*name)
+			snprintf(s->comm, sizeof(s->comm), "%.15s", name);
+	}
+	fclose(f);
+}
+
+struct kstats *trace_run_end(struct trace *t)
+{
+	int i;
+	struct kstats *k;
+
+	if (!t || !t->running)
+		return NULL;
+	/* The sampler notices at once; its last interval ends before ours. */
+	stop_sampler(t);
+	take_snap(t, &t->end);
+	t->running = false;
+	if (t->opts.interval_ms)
+		add_interval(t, &t->prev, &t->end);
+	k = kstats_from_snaps(&t->begin, &t->end);
+	if (!k)
+		return NULL;
+	k->mode = t->mode;
+	k->sock_sample_rate = 1U << t->sample_shift;
+	scale_duty(t, k);
+	for (i = 0; i < k->nr_stealers; i++)
+		refresh_comm(&k->stealer[i]);
+	if (t->nr_iv) {
+		k->interval = malloc(t->nr_iv * sizeof(*k->interval));
+		if (k->interval) {
+			memcpy(k->interval, t->iv,
+			       t->nr_iv * sizeof(*k->interval));
+			k->nr_intervals = t->nr_iv;
+		}
+	}
+	return k;
+}
+
+void trace_close(struct trace *t)
+{
+	if (!t)
+		return;
+	stop_sampler(t);
+	duty_off(t);
+	if (t->sched_mm)
+		munmap(t->sched_mm, t->sched_mm_len);
+	if (t->sock_mm)
+		munmap(t->sock_mm, t->sock_mm_len);
+	sock_bpf__destroy(t->sock);
+	sched_bpf__destroy(t->sched);
+	if (t->stats_fd >= 0)
+		close(t->stats_fd);
+	ks_snap_free(&t->begin);
+	ks_snap_free(&t->prev);
+	ks_snap_free(&t->cur);
+	ks_snap_free(&t->end);
+	free(t->iv);
+	pthread_mutex_destroy(&t->lock);
+	free(t);
+}

@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The chat client's run: faithful to the original in what it sends and
+ * when, fixed in what it does when something goes wrong.  Every wait is
+ * bounded by the timeout; the first failure of any thread shuts all data
+ * sockets down, so the run ends with one clear reason instead of hanging.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "chatbench.h"
+#include "workload/client/client.h"
+#include "util/cpuset.h"
+#include "tracer/kstats.h"
+#include "util/reslimit.h"
+#include "workload/netio.h"
+#include "workload/proto.h"
+#include "util/timeutil.h"
+#include "tracer/trace.h"
+
+struct cli_run;
+
+struct cli_conn {
+	int fd;
+	unsigned int idx;
+	pthread_t snd, rcv;
+	bool snd_up, rcv_up;
+	/* Single writer each; relaxed atomics so the sampler may read. */
+	atomic_uint_fast64_t sent;
+	atomic_uint_fast64_t received;
+	uint64_t snd_end_ns, rcv_end_ns;
+	/* Message latency seen by this receiver, merged after the run. */
+	uint64_t lat_max_ns;
+	uint64_t lat_unstamped;
+	uint64_t *lat_buckets;	/* CB_HIST_BUCKETS */
+	struct cli_run *run;
+};
+
+struct cli_run {
+	const struct client_opts *o;
+	unsigned int nconn;
+	struct cli_conn *conns;
+	/*
+	 * The start gate: main holds it for writing while threads are made;
+	 * every worker takes it for reading, so one unlock releases them all
+	 * at once without a mutex hand-off from one to the next.
+	 */
+	pthread_rwlock_t gate;
+	atomic_bool failed;
+	pthread_mutex_t lock;
+	char why[256];
+};
+
+struct client_ctx {
+	const struct client_opts *o;
+	struct trace *tracer;
+	pid_t server;
+	pthread_mutex_t lock;
+	struct cli_run *_Atomic cur;
+	atomic_bool stop;
+	char stop_why[128];
+};
+
+static void run_fail(struct cli_run *run, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void run_fail(struct cli_run *run, const char *fmt, ...)
+{
+	unsigned int i;
+	va_list ap;
+
+	pthread_mutex_lock(&run->lock);
+	if (atomic_exchange(&run->failed, true)) {
+		pthread_mutex_unlock(&run->lock);
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(run->why, sizeof(run->why), fmt, ap);
+	va_end(ap);
+	/* Under the lock: close_users() may be retiring the descriptors. */
+	for (i = 0; i < run->nconn; i++)
+		if (run->conns[i].fd >= 0)
+			shutdown(run->conns[i].fd, SHUT_RDWR);
+	pthread_mutex_unlock(&run->lock);
+}
+
+/*
+ * The reason under the lock: a SIGINT fails the run from the signal thread,
+ * which sets the flag before it writes the text.
+ */
+static void run_why(struct cli_run *run, char *buf, size_t len)
+{
+	pthread_mutex_lock(&run->lock);
+	snprintf(buf, len, "%s", run->why);
+	pthread_mutex_unlock(&run->lock);
+}
+
+static const char *io_why(ssize_t r)
+{
+	if (r >= 0)
+		return "connection closed by the server";
+	if (errno == EAGAIN || errno == EWOULDBLOCK)
+		return "timed out";
+	return strerror(errno);
+}
+
+static void gate_pass(struct cli_run *run)
+{
+	pthread_rwlock_rdlock(&run->gate);
+	pthread_rwlock_unlock(&run->gate);
+}
+
+static void *sender_main(void *arg)
+{
+	struct cli_conn *c = arg;
+	struct cli_run *run = c->run;
+	uint8_t buf[CHAT_MSG_SIZE];
+	uint64_t i, n = (uint64_t)run->o->messages;
+
+	/* The original filled the buffer with its thread index. */
+	memset(buf, (int)c->idx, sizeof(buf));
+	gate_pass(run);
+	for (i = 0; i < n && !atomic_load_explicit(&run->failed,
+						    memory_order_relaxed); i++) {
+		ssize_t r;
+
+		proto_stamp(buf, now_ns());
+		r = net_write_full(c->fd, buf, sizeof(buf));
+		if (r != sizeof(buf)) {
+			run_fail(run, "user %u: send of message %llu of %llu: %s",
+				 c->idx, (unsigned long long)i + 1,
+				 (unsigned long long)n, io_why(r));
+			break;
+		}
+		atomic_store_explicit(&c->sent, i + 1, memory_order_relaxed);
+	}
+	c->snd_end_ns = now_ns();
+	return NULL;
+}
+
+/*
+ * Delivery latency from the send time the sending user stamped in the
+ * unit.  Both ends read CLOCK_MONOTONIC on this host, so the difference
+ * is meaningful; a foreign server's garbage is counted, not measured.
+ */
+static void record_latency(struct cli_conn *c, const uint8_t *buf)
+{
+	uint64_t sent, now;
+
+	if (proto_read_stamp(buf, &sent)) {
+		c->lat_unstamped++;
+		return;
+	}
+	now = now_ns();
+	if (now < sent) {
+		c->lat_unstamped++;
+		return;
+	}
+	now -= sent;
+	c->lat_buckets[cb_hist_bucket(now)]++;
+	if (now > c->lat_max_ns)
+		c->lat_max_ns = now;
+}
+
+static void *receiver_main(void *arg)
+{
+	struct cli_conn *c = arg;
+	struct cli_run *run = c->run;
+	uint64_t n = (uint64_t)run->o->messages * (uint64_t)(run->o->users - 1);
+	uint8_t buf[CHAT_MSG_SIZE];
+	uint64_t i;
+
+	gate_pass(run);
+	for (i = 0; i < n; i++) {
+		ssize_t r = net_read_full(c->fd, buf, sizeof(buf));
+
+		if (r != sizeof(buf)) {
+			run_fail(run,
+				 "user %u: receive of message %llu of %llu: %s",
+				 c->idx, (unsigned long long)i + 1,
+				 (unsigned long long)n, io_why(r));
+			break;
+		}
+		atomic_store_explicit(&c->received, i + 1,
+				      memory_order_relaxed);
+		record_latency(c, buf);
+	}
+	c->rcv_end_ns = now_ns();
+	return NULL;
+}
+
+struct client_ctx *client_ctx_new(const struct client_opts *o,
+				  struct trace *tracer)
+{
+	struct client_ctx *ctx = calloc(1, sizeof(*ctx));
+
+	if (!ctx)
+		return NULL;
+	ctx->o = o;
+	ctx->tracer = tracer;
+	pthread_mutex_init(&ctx->lock, NULL);
+	return ctx;
+}
+
+void client_ctx_free(struct client_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	pthread_mutex_destroy(&ctx->lock);
+	free(ctx);
+}
+
+void client_ctx_set_tracer(struct client_ctx *ctx, struct trace *tracer)
+{
+	ctx->tracer = tracer;
+}
+
+void client_ctx_set_server(struct client_ctx *ctx, pid_t server)
+{
+	ctx->server = server;
+}
+
+bool client_stopped(struct client_ctx *ctx)
+{
+	return atomic_load(&ctx->stop);
+}
+
+void client_abort(struct client_ctx *ctx, const char *why)
+{
+	struct cli_run *run;
+
+	pthread_mutex_lock(&ctx->lock);
+	if (!atomic_exchange(&ctx->stop, true))
+		snprintf(ctx->stop_why, sizeof(ctx->stop_why), "%s", why);
+	run = atomic_load(&ctx->cur);
+	if (run)
+		run_fail(run, "%s", why);
+	pthread_mutex_unlock(&ctx->lock);
+}
+
+uint64_t client_progress(void *arg)
+{
+	struct client_ctx *ctx = arg;
+	struct cli_run *run = atomic_load(&ctx->cur);
+	uint64_t sum = 0;
+	unsigned int i;
+
+	if (!run)
+		return 0;
+	for (i = 0; i < run->nconn; i++)
+		sum += atomic_load_explicit(&run->conns[i].sent,
+					    memory_order_relaxed) +
+		       atomic_load_explicit(&run->conns[i].received,
+					    memory_order_relaxed);
+	return sum;
+}
+
+static struct cli_run *run_new(const struct client_opts *o)
+{
+	struct cli_run *run = calloc(1, sizeof(*run));
+	unsigned int i;
+
+	if (!run)
+		return NULL;
+	run->o = o;
+	run->nconn = (unsigned int)o->rooms * (unsigned int)o->users;
+	run->conns = calloc(run->nconn, sizeof(*run->conns));
+	if (!run->conns) {
+		free(run);
+		return NULL;
+	}
+	for (i = 0; i < run->nconn; i++) {
+		run->conns[i].fd = -1;
+		run->conns[i].idx = i;
+		run->conns[i].run = run;
+		run->conns[i].lat_buckets =
+			calloc(CB_HIST_BUCKETS, sizeof(uint64_t));
+		if (!run->conns[i].lat_buckets)
+			goto nomem;
+	}
+	pthread_rwlock_init(&run->gate, NULL);
+	pthread_mutex_init(&run->lock, NULL);
+	return run;
+nomem:
+	while (i--)
+		free(run->conns[i].lat_buckets);
+	free(run->conns);
+	free(run);
+	return NULL;
+}
+
+static void join_workers(struct cli_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nconn; i++) {
+		struct cli_conn *c = &run->conns[i];
+
+		if (c->snd_up)
+			pthread_join(c->snd, NULL);
+		if (c->rcv_up)
+			pthread_join(c->rcv, NULL);
+		c->snd_up = c->rcv_up = false;
+	}
+}
+
+static void run_join_free(struct cli_run *run)
+{
+	unsigned int i;
+
+	join_workers(run);
+	for (i = 0; i < run->nconn; i++) {
+		if (run->conns[i].fd >= 0)
+			close(run->conns[i].fd);
+		free(run->conns[i].lat_buckets);
+	}
+	pthread_rwlock_destroy(&run->gate);
+	pthread_mutex_destroy(&run->lock);
+	free(run->conns);
+	free(run);
+}
+
+/*
+ * A server that refuses a run says so on the control connection (our
+ * 0x15 plus a reason) or just closes it (the original, or a crash).
+ * Returns 1 with the reason in why if the control connection has spoken.
+ */
+static int control_spoke(int ctl, int wait_ms, uint8_t *first, char *why,
+			 size_t len)
+{
+	char reason[CHAT_REASON_MAX + 1];
+	ssize_t r, i;
+
+	if (net_wait_readable(ctl, wait_ms) <= 0)
+		return 0;
+	r = recv(ctl, first, 1, MSG_DONTWAIT);
+	if (r == 1 && *first == CHAT_CTL_READY)
+		return 1;
+	if (r <= 0) {
+		snprintf(why, len,
+			 "the server closed the control connection%s%s (see its log)",
+			 r < 0 ? ": " : "", r < 0 ? strerror(errno) : "");
+		return 1;
+	}
+	if (*first != CHAT_CTL_REFUSE) {
+		snprintf(why, len, "the server sent 0x%02x instead of 0x11",
+			 *first);
+		return 1;
+	}
+	net_set_timeouts(ctl, 1000);
+	r = net_read_full(ctl, reason, CHAT_REASON_MAX);
+	reason[r > 0 ? r : 0] = '\0';
+	/* A hostile server's bytes must not drive the user's terminal. */
+	for (i = 0; reason[i]; i++)
+		if (reason[i] < 0x20 || reason[i] > 0x7e)
+			reason[i] = '?';
+	snprintf(why, len, "the server refused the run: %s",
+		 r > 0 ? reason : "no reason given");
+	return 1;
+}
+
+static int open_users(struct cli_run *run, int ctl)
+{
+	const struct client_opts *o = run->o;
+	unsigned int i;
+	char why[256];
+	uint8_t b;
+	int fd;
+
+	for (i = 0; i < run->nconn; i++) {
+		if (i % (unsigned int)o->users == 0 && !o->quiet)
+			fprintf(o->text, "Creating room number %u ...\n",
+			       i / (unsigned int)o->users + 1);
+		fd = net_connect(&o->addr, o->timeout_ms);
+		pthread_mutex_lock(&run->lock);
+		run->conns[i].fd = fd;
+		pthread_mutex_unlock(&run->lock);
+		if (fd < 0) {
+			run_fail(run, "data connection %u of %u: %s", i + 1,
+				 run->nconn, strerror(errno));
+			return -1;
+		}
+		if (net_set_timeouts(fd, o->timeout_ms)) {
+			run_fail(run, "socket options: %s", strerror(errno));
+			return -1;
+		}
+		/*
+		 * A refusal arrives while we are still connecting.  After the
+		 * last connection the server may rightly answer 0x11 at once:
+		 * that byte is wait_ready()'s to read.
+		 */
+		if (i + 1 < run->nconn &&
+		    control_spoke(ctl, 0, &b, why, sizeof(why))) {
+			run_fail(run, "%s",
+				 b == CHAT_CTL_READY ?
+				 "the server sent 0x11 before all users connected" :
+				 why);
+			return -1;
+		}
+		if ((i + 1) % (unsigned int)o->users == 0 && !o->quiet)
+			fprintf(o->text, "%u connections so far.\n", i + 1);
+	}
+	return 0;
+}
+
+/* --cpus / --pin: thread k of the run, before it passes the gate. */
+static int place(struct cli_run *run, pthread_t t, unsigned int k)
+{
+	if (!run->o->have_cpus)
+		return 0;
+	return cpuset_place(t, &run->o->cpus, run->o->pin, k);
+}
+
+static int start_threads(struct cli_run *run)
+{
+	pthread_attr_t attr;
+	unsigned int i;
+	int err = 0;
+
+	if (limits_thread_attr(&attr)) {
+		run_fail(run, "pthread attributes: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < run->nconn; i++) {
+		struct cli_conn *c = &run->conns[i];
+
+		err = pthread_create(&c->snd, &attr, sender_main, c);
+		if (err)
+			break;
+		c->snd_up = true;
+		pthread_setname_np(c->snd, "cli_snd");
+		err = place(run, c->snd, 2 * i);
+		if (err)
+			break;
+		err = pthread_create(&c->rcv, &attr, receiver_main, c);
+		if (err)
+			break;
+		c->rcv_up = true;
+		pthread_setname_np(c->rcv, "cli_rcv");
+		err = place(run, c->rcv, 2 * i + 1);
+		if (err)
+			break;
+	}
+	pthread_attr_destroy(&attr);
+	if (err == EAGAIN) {
+		char why[CHAT_REASON_MAX];
+
+		/* Thread 2i+1 is user i's sender, 2i+2 its receiver. */
+		limits_thread_error(err, 2UL * i + (run->conns[i].snd_up ? 2 : 1),
+				    2UL * run->nconn, why, sizeof(why));
+		run_fail(run, "%s", why);
+		return -1;
+	}
+	if (err) {
+		run_fail(run, "cannot create or place thread %u of %u: %s",
+			 2 * i + 1, 2 * run->nconn, strerror(err));
+		return -1;
+	}
+	return 0;
+}
+
+static int wait_ready(struct cli_run *run, int ctl)
+{
+	char why[256];
+	uint8_t b = 0;
+
+	if (!control_spoke(ctl, run->o->timeout_ms, &b, why, sizeof(why))) {
+		run_fail(run, "no 0x11 from the server within %d ms (busy with another client?)",
+			 run->o->timeout_ms);
+		return -1;
+	}
+	if (b != CHAT_CTL_READY) {
+		run_fail(run, "%s", why);
+		return -1;
+	}
+	return 0;
+}
+
+static void collect_latency(struct cli_run *run, struct run_result *res)
+{
+	struct ks_hist *h = calloc(1, sizeof(*h));
+	unsigned int i, b;
+
+	if (!h)
+		return;
+	for (i = 0; i < run->nconn; i++) {
+		struct cli_conn *c = &run->conns[i];
+
+		for (b = 0; b < CB_HIST_BUCKETS; b++)
+			h->buckets[b] += c->lat_buckets[b];
+		if (c->lat_max_ns > h->max)
+			h->max = c->lat_max_ns;
+		res->lat_unstamped += c->lat_unstamped;
+	}
+	ks_hist_finish(h);
+	res->latency = h;
+}
+
+static void collect(struct cli_run *run, struct run_result *res)
+{
+	uint64_t end = res->start_ns;
+	unsigned int i;
+
+	collect_latency(run, res);
+	for (i = 0; i < run->nconn; i++) {
+		struct cli_conn *c = &run->conns[i];
+
+		res->sent += atomic_load(&c->sent);
+		res->received += atomic_load(&c->received);
+		if (c->snd_end_ns > end)
+			end = c->snd_end_ns;
+		if (c->rcv_end_ns > end)
+			end = c->rcv_end_ns;
+	}
+	res->elapsed_s = (double)(end - res->start_ns) / 1e9;
+	if (res->elapsed_s > 0)
+		res->throughput =
+			(double)(res->sent + res->received) / res->elapsed_s;
+}
+
+static void close_users(struct cli_run *run)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&run->lock);
+	for (i = 0; i < run->nconn; i++) {
+		close(run->conns[i].fd);
+		run->conns[i].fd = -1;
+	}
+	pthread_mutex_unlock(&run->lock);
+}
+
+static void set_current(struct client_ctx *ctx, struct cli_run *run)
+{
+	pthread_mutex_lock(&ctx->lock);
+	atomic_store(&ctx->cur, run);
+	if (run && atomic_load(&ctx->stop))
+		run_fail(run, "%s", ctx->stop_why);
+	pthread_mutex_unlock(&ctx->lock);
+}
+
+int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
+{
+	const struct client_opts *o = ctx->o;
+	uint8_t start[CHAT_START_MAX_LEN], b;
+	struct chat_start st = { o->rooms, o->messages, o->users };
+	size_t start_len;
+	struct cpu_times cpu_c0, cpu_s0, cpu_c1, cpu_s1;
+	double steal0 = 0, steal1;
+	struct cli_run *run;
+	bool traced = false, gate_held = false;
+	int ctl = -1, rc = -1;
+
+	memset(res, 0, sizeof(*res));
+	res->run = run_no;
+	res->rooms = o->rooms;
+	res->messages = o->messages;
+	res->users = o->users;
+	run = run_new(o);
+	if (!run) {
+		snprintf(res->error, sizeof(res->error), "out of memory");
+		return -1;
+	}
+	set_current(ctx, run);
+	pthread_rwlock_wrlock(&run->gate);
+	gate_held = true;
+
+	ctl = net_connect(&o->addr, o->timeout_ms);
+	if (ctl < 0) {
+		run_fail(run, "cannot connect to %s:%d: %s%s",
+			 inet_ntoa(o->addr.sin_addr), o->port, strerror(errno),
+			 errno == ECONNREFUSED ? " (is chat_s running?)" : "");
+		goto out;
+	}
+	start_len = proto_encode_start(&st, start);
+	if (net_write_full(ctl, start, start_len) != (ssize_t)start_len) {
+		run_fail(run, "sending the start message: %s", strerror(errno));
+		goto out;
+	}
+	if (open_users(run, ctl) || start_threads(run))
+		goto out;
+	if (!o->quiet)
+		fprintf(o->text, "Running the test ...\n");
+	fflush(o->text);
+	if (wait_ready(run, ctl))
+		goto out;
+
+	if (ctx->tracer)
+		traced = !trace_run_begin(ctx->tracer);
+	cpu_times_self(&cpu_c0);
+	cpu_times_pid(ctx->server, &cpu_s0);
+	steal0 = cpu_steal_s();
+	res->start_ns = now_ns();
+	pthread_rwlock_unlock(&run->gate);
+	gate_held = false;
+	join_workers(run);
+	cpu_times_self(&cpu_c1);
+	cpu_times_pid(ctx->server, &cpu_s1);
+	cpu_times_delta(&cpu_c0, &cpu_c1, &res->cpu_client);
+	cpu_times_delta(&cpu_s0, &cpu_s1, &res->cpu_server);
+	steal1 = cpu_steal_s();
+	collect(run, res);
+	if (res->elapsed_s > 0)
+		res->steal_pct = 100.0 * (steal1 - steal0) /
+				 (res->elapsed_s * (double)sysconf(_SC_NPROCESSORS_ONLN));
+	if (traced)
+		res->kernel = trace_run_end(ctx->tracer);
+	if (atomic_load(&run->failed))
+		goto out;
+	/* The original's ending: close the users, then 0x22, then close. */
+	close_users(run);
+	b = CHAT_CTL_DONE;
+	if (net_write_full(ctl, &b, 1) != 1) {
+		run_fail(run, "sending 0x22: %s", strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (gate_held) {
+		/* Release workers so they see the failure and exit. */
+		run_fail(run, "aborted");
+		pthread_rwlock_unlock(&run->gate);
+	}
+	if (atomic_load(&run->failed)) {
+		run_why(run, res->error, sizeof(res->error));
+		rc = -1;
+	}
+	set_current(ctx, NULL);
+	if (ctl >= 0)
+		close(ctl);
+	run_join_free(run);
+	res->ok = rc == 0;
+	return rc;
+}

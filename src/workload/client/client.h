@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One run of the chat client: control connection, rooms x 20 data
+ * connections, a sender and a receiver thread per connection released
+ * together after 0x11, and the run's counts and clock.
+ */
+#ifndef CHATBENCH_CLIENT_H
+#define CHATBENCH_CLIENT_H
+
+#include <netinet/in.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "util/cpuacct.h"
+
+struct ks_hist;
+struct kstats;
+struct trace;
+
+enum trace_mode { TRACE_AUTO, TRACE_ON, TRACE_OFF };
+
+struct client_opts {
+	struct sockaddr_in addr;
+	bool have_addr;
+	int port;
+	int rooms;
+	int messages;
+	int users;		/* per room: 20, the original's fixed size */
+	long runs;
+	unsigned int pause_ms;	/* idle time between runs */
+	int timeout_ms;
+	const char *json_path;
+	const char *report_path;	/* --report FILE.html */
+	bool local;
+	bool quiet;
+	bool verbose;
+	enum trace_mode trace;
+	unsigned int interval_ms;
+	pid_t server_pid;
+	bool have_cpus;		/* --cpus: confine the client's threads */
+	cpu_set_t cpus;
+	bool pin;		/* one CPU per thread, round-robin */
+	const char *server_model;	/* --local: chat_s --model */
+	const char *server_cpus;	/* --local: chat_s --cpus */
+	bool server_pin;		/* --local: chat_s --pin */
+	double slow_pct;	/* slow: below the median by more than this % */
+	const char *baseline;	/* --json file to compare with, or NULL */
+	const char *sweep_param; /* "rooms", "messages", "users" or NULL */
+	long sweep_values[64];
+	int sweep_n;
+	FILE *text;		/* where the text report goes (main sets it) */
+	char **argv;		/* the command line, for the JSON summary */
+	int argc;
+};
+
+struct run_result {
+	int run;		/* 1-based */
+	int rooms;
+	int messages;
+	int users;
+	uint64_t sent;
+	uint64_t received;
+	uint64_t start_ns;	/* CLOCK_MONOTONIC when threads were released */
+	double elapsed_s;
+	double throughput;	/* (sent + received) / elapsed_s */
+	struct cpu_times cpu_client;	/* over the timed part of the run */
+	struct cpu_times cpu_server;	/* invalid when the server is unknown */
+	double steal_pct;	/* hypervisor steal, % of all CPUs' time */
+	bool ok;
+	char error[320];
+	struct kstats *kernel;	/* NULL when untraced */
+	struct ks_hist *latency; /* message delivery latency, ns */
+	const char *sweep_param; /* the point of a sweep, or NULL */
+	long sweep_value;
+	uint64_t lat_unstamped;	/* units without a valid send stamp */
+};
+
+struct client_ctx;
+
+struct client_ctx *client_ctx_new(const struct client_opts *o,
+				  struct trace *tracer);
+void client_ctx_free(struct client_ctx *ctx);
+void client_ctx_set_tracer(struct client_ctx *ctx, struct trace *tracer);
+/* The chat_s process (tgid) when known: its CPU time is reported too. */
+void client_ctx_set_server(struct client_ctx *ctx, pid_t server);
+/* Whether client_abort() was called: no further run should start. */
+bool client_stopped(struct client_ctx *ctx);
+/* From any thread (the signal thread): end the current run now. */
+void client_abort(struct client_ctx *ctx, const char *why);
+/* Messages sent plus received so far in the current run (tracer). */
+uint64_t client_progress(void *ctx);
+/* 0 when the run completed with exact counts; res filled either way. */
+int client_run(struct client_ctx *ctx, int run_no, struct run_result *res);
+
+#endif

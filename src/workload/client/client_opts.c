@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chat_c arguments: the original's positional
+ * "ip_addr [num_rooms] [num_messages] [port]" with its defaults, and long
+ * options for what the original could not do.
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "workload/client/client_opts.h"
+#include "workload/netio.h"
+#include "util/numarg.h"
+#include "util/cpuset.h"
+#include "workload/proto.h"
+
+static const char usage[] =
+	"Usage: chat_c [OPTIONS] ip_addr [num_rooms] [num_messages] [port]\n"
+	"       chat_c --local [OPTIONS] [num_rooms] [num_messages]\n"
+	"Run the chat room benchmark against chat_s: num_rooms rooms (10) of 20\n"
+	"users, each sending num_messages messages (100) of 100 bytes that the\n"
+	"server echoes to the 19 others; port 9999.  Prints messages per second.\n"
+	"\n"
+	"  -r, --runs N           repeat the run N times, then a summary (1)\n"
+	"      --pause MS         idle time between runs (0)\n"
+	"  -j, --json FILE        one JSON object per run and a summary line;\n"
+	"                         '-' for stdout (the text then goes to stderr)\n"
+	"      --report FILE      a self-contained HTML report (heat maps, causes)\n"
+	"      --local            start chat_s on an ephemeral loopback port\n"
+	"                         for the duration; ip_addr is then optional\n"
+	"  -u, --users N          users per room (20; other sizes need our chat_s)\n"
+	"      --sweep P=V1,V2..  run each value of P (rooms, messages or users)\n"
+	"                         with --runs repeats, then a table per value\n"
+	"  -t, --timeout SEC      bound on every wait of a run (30)\n"
+	"      --trace            trace with eBPF, fail if it cannot load\n"
+	"      --no-trace         do not trace (default: trace when possible)\n"
+	"  -i, --interval MS      period of the per-interval series (100)\n"
+	"      --server-pid PID   the chat_s process to trace (default: found\n"
+	"                         from the listening port)\n"
+	"      --slow-threshold PCT  a run is slow below the median by more than\n"
+	"                         max(PCT %, 3 MAD) (10); its causes are named\n"
+	"      --baseline FILE    judge runs against a --json file saved earlier\n"
+	"      --cpus LIST        confine the client's threads to LIST (0-3,6)\n"
+	"      --pin              one CPU per thread, round-robin over the CPUs\n"
+	"      --model M          --local: the server's model (threads, epoll,\n"
+	"                         pool[=N]); --server-cpus LIST, --server-pin\n"
+	"                         place the --local server's threads\n"
+	"  -q, --quiet            no 'Creating room' progress lines\n"
+	"  -v, --verbose          kernel histograms as star charts\n"
+	"  -h, --help             this text\n"
+	"  -V, --version          version\n"
+	"\n"
+	"Examples:\n"
+	"  chat_s 127.0.0.1 & chat_c 127.0.0.1 30 1000      the original's way\n"
+	"  chat_c --local --runs 10 10 1000                  ten traced runs\n"
+	"  chat_c --local -r 5 -j results.json 20 500        results as JSON\n"
+	"  chat_c --local -r 3 --sweep rooms=1,2,4,8 10 300  a load sweep\n"
+	"  chat_c --local --model epoll --cpus 1 --server-cpus 0 10 1000\n"
+	"  chat_c 127.0.0.1 | grep Average | awk '{print $4}'\n";
+
+enum {
+	OPT_LOCAL = 256,
+	OPT_SWEEP,
+	OPT_SLOW,
+	OPT_BASELINE,
+	OPT_CPUS,
+	OPT_PIN,
+	OPT_MODEL,
+	OPT_SERVER_CPUS,
+	OPT_SERVER_PIN,
+	OPT_REPORT,
+	OPT_PAUSE,
+	OPT_TRACE,
+	OPT_NO_TRACE,
+	OPT_SERVER_PID,
+};
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* --sweep rooms=1,2,4: the parameter and up to 64 values in range. */
+static int parse_sweep(const char *arg, struct client_opts *o, char *err,
+		       size_t len)
+{
+	static const struct {
+		const char *name;
+		long lo, hi;
+	} params[] = {
+		{ "rooms", 1, CHAT_MAX_ROOMS },
+		{ "messages", 1, CHAT_MAX_MESSAGES },
+		{ "users", CHAT_MIN_USERS, CHAT_MAX_USERS },
+	};
+	const char *eq = strchr(arg, '=');
+	char list[512], *tok, *save;
+	size_t i, n;
+
+	if (!eq) {
+		snprintf(err, len, "--sweep wants PARAM=V1,V2,... (rooms, messages or users), not '%s'",
+			 arg);
+		return -1;
+	}
+	n = (size_t)(eq - arg);
+	for (i = 0; i < sizeof(params) / sizeof(params[0]); i++)
+		if (strlen(params[i].name) == n && !strncmp(arg, params[i].name, n))
+			break;
+	if (i == sizeof(params) / sizeof(params[0])) {
+		snprintf(err, len, "--sweep: unknown parameter '%.*s' (rooms, messages or users)",
+			 (int)n, arg);
+		return -1;
+	}
+	o->sweep_param = params[i].name;
+	o->sweep_n = 0;
+	snprintf(list, sizeof(list), "%s", eq + 1);
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (o->sweep_n == (int)(sizeof(o->sweep_values) /
+					sizeof(o->sweep_values[0]))) {
+			snprintf(err, len, "--sweep: at most 64 values");
+			return -1;
+		}
+		if (parse_long(tok, "--sweep value", params[i].lo,
+			       params[i].hi, &o->sweep_values[o->sweep_n], err,
+			       len))
+			return -1;
+		o->sweep_n++;
+	}
+	if (!o->sweep_n) {
+		snprintf(err, len, "--sweep %s= needs at least one value",
+			 o->sweep_param);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_cpus(const char *arg, struct client_opts *o, char *err,
+		      size_t len)
+{
+	cpu_set_t avail;
+	char why[200];
+
+	if (cpuset_allowed(&avail) ||
+	    cpuset_parse(arg, &o->cpus, &avail, why, sizeof(why))) {
+		snprintf(err, len, "--cpus %s: %s", arg, why);
+		return -1;
+	}
+	o->have_cpus = true;
+	return 0;
+}
+
+static int parse_positionals(int argc, char **argv, struct client_opts *o,
+			     char *err, size_t len)
+{
+	const char *host = "127.0.0.1";
+	int first = optind, n = argc - optind;
+	long v;
+
+	/* With --local the address may be left out: numbers are counts. */
+	if (n > 0 && !(o->local && all_digits(argv[first]))) {
+		host = argv[first];
+		first++;
+		n--;
+		o->have_addr = true;
+	} else if (!o->local) {
+		snprintf(err, len, "missing ip_addr (see --help)");
+		return -1;
+	}
+	if (n > 3 || (o->local && n > 2)) {
+		snprintf(err, len, "too many arguments (see --help)");
+		return -1;
+	}
+	if (n > 0) {
+		if (parse_long(argv[first], "num_rooms", 1, CHAT_MAX_ROOMS, &v,
+			       err, len))
+			return -1;
+		o->rooms = (int)v;
+	}
+	if (n > 1) {
+		if (parse_long(argv[first + 1], "num_messages", 1,
+			       CHAT_MAX_MESSAGES, &v, err, len))
+			return -1;
+		o->messages = (int)v;
+	}
+	if (n > 2) {
+		if (parse_long(argv[first + 2], "port", 1, 65535, &v, err, len))
+			return -1;
+		o->port = (int)v;
+	}
+	return net_parse_addr(host, o->port, &o->addr, err, len);
+}
+
+int client_parse(int argc, char **argv, struct client_opts *o, char *err,
+		 size_t len)
+{
+	static const struct option longopts[] = {
+		{ "runs", required_argument, NULL, 'r' },
+		{ "users", required_argument, NULL, 'u' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "local", no_argument, NULL, OPT_LOCAL },
+		{ "sweep", required_argument, NULL, OPT_SWEEP },
+		{ "slow-threshold", required_argument, NULL, OPT_SLOW },
+		{ "cpus", required_argument, NULL, OPT_CPUS },
+		{ "pin", no_argument, NULL, OPT_PIN },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "server-cpus", required_argument, NULL, OPT_SERVER_CPUS },
+		{ "server-pin", no_argument, NULL, OPT_SERVER_PIN },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "pause", required_argument, NULL, OPT_PAUSE },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "trace", no_argument, NULL, OPT_TRACE },
+		{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "server-pid", required_argument, NULL, OPT_SERVER_PID },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	long v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->port = CHAT_DEFAULT_PORT;
+	o->rooms = CHAT_DEFAULT_ROOMS;
+	o->messages = CHAT_DEFAULT_MESSAGES;
+	o->users = CHAT_USERS_PER_ROOM;
+	o->runs = 1;
+	o->timeout_ms = 30000;
+	o->trace = TRACE_AUTO;
+	o->interval_ms = 100;
+	o->slow_pct = 10;
+	o->argc = argc;
+	o->argv = argv;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:u:j:t:i:qvhV", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			if (parse_long(optarg, "--runs", 1, 100000, &v, err,
+				       len))
+				return COPTS_ERROR;
+			o->runs = v;
+			break;
+		case 'u':
+			if (parse_long(optarg, "--users", CHAT_MIN_USERS,
+				       CHAT_MAX_USERS, &v, err, len))
+				return COPTS_ERROR;
+			o->users = (int)v;
+			break;
+		case 'j':
+			if (!*optarg) {
+				snprintf(err, len, "--json needs a file name");
+				return COPTS_ERROR;
+			}
+			o->json_path = optarg;
+			break;
+		case OPT_LOCAL:
+			o->local = true;
+			break;
+		case OPT_SLOW:
+			if (parse_long(optarg, "--slow-threshold", 1, 99, &v,
+				       err, len))
+				return COPTS_ERROR;
+			o->slow_pct = (double)v;
+			break;
+		case OPT_BASELINE:
+			o->baseline = optarg;
+			break;
+		case OPT_CPUS:
+			if (parse_cpus(optarg, o, err, len))
+				return COPTS_ERROR;
+			break;
+		case OPT_PIN:
+			o->pin = true;
+			break;
+		case OPT_MODEL:
+			o->server_model = optarg;
+			break;
+		case OPT_SERVER_CPUS:
+			o->server_cpus = optarg;
+			break;
+		case OPT_SERVER_PIN:
+			o->server_pin = true;
+			break;
+		case OPT_PAUSE:
+			if (parse_long(optarg, "--pause", 0, 600000, &v, err,
+				       len))
+				return COPTS_ERROR;
+			o->pause_ms = (unsigned int)v;
+			break;
+		case OPT_REPORT:
+			if (!*optarg || !strcmp(optarg, "-")) {
+				snprintf(err, len, "--report needs a file name");
+				return COPTS_ERROR;
+			}
+			o->report_path = optarg;
+			break;
+		case OPT_SWEEP:
+			if (parse_sweep(optarg, o, err, len))
+				return COPTS_ERROR;
+			break;
+		case 't':
+			if (parse_long(optarg, "--timeout", 1, 86400, &v, err,
+				       len))
+				return COPTS_ERROR;
+			o->timeout_ms = (int)v * 1000;
+			break;
+		case OPT_TRACE:
+			o->trace = TRACE_ON;
+			break;
+		case OPT_NO_TRACE:
+			o->trace = TRACE_OFF;
+			break;
+		case 'i':
+			if (parse_long(optarg, "--interval", 10, 60000, &v, err,
+				       len))
+				return COPTS_ERROR;
+			o->interval_ms = (unsigned int)v;
+			break;
+		case OPT_SERVER_PID:
+			if (parse_long(optarg, "--server-pid", 1, 1L << 22, &v,
+				       err, len))
+				return COPTS_ERROR;
+			o->server_pid = (pid_t)v;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return COPTS_EXIT;
+		case 'V':
+			printf("chat_c (chatbench) %s, protocol of chat %s\n",
+			       CHATBENCH_VERSION, CHAT_VERSION);
+			return COPTS_EXIT;
+		default:
+			opt_error(c, argv, err, len);
+			return COPTS_ERROR;
+		}
+	}
+	if (parse_positionals(argc, argv, o, err, len))
+		return COPTS_ERROR;
+	if ((o->server_model || o->server_cpus || o->server_pin) && !o->local) {
+		snprintf(err, len,
+			 "--model, --server-cpus and --server-pin set up the --local server; give them to chat_s otherwise");
+		return COPTS_ERROR;
+	}
+	if (o->pin && !o->have_cpus && cpuset_allowed(&o->cpus) == 0)
+		o->have_cpus = true;
+	return COPTS_OK;
+}

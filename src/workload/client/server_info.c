@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading a chat_s command line back.  A process that is not our chat_s
+ * (the original server, another program, or no process found) is
+ * "unknown": the report never guesses a model.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "workload/client/server_info.h"
+
+void server_info_read(pid_t pid, struct server_info *si)
+{
+	char path[64], buf[4096], *arg, *end;
+	bool ours = false;
+	size_t n;
+	FILE *f;
+
+	snprintf(si->model, sizeof(si->model), "unknown");
+	snprintf(si->cpus, sizeof(si->cpus), "unknown");
+	si->pin = false;
+	if (pid <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	end = buf + n;
+	arg = buf;
+	/* argv[0] ends in chat_s: ours (or a copy under another path). */
+	n = strlen(arg);
+	ours = n >= 6 && !strcmp(arg + n - 6, "chat_s");
+	if (!ours)
+		return;
+	snprintf(si->model, sizeof(si->model), "threads");
+	snprintf(si->cpus, sizeof(si->cpus), "all");
+	for (arg += strlen(arg) + 1; arg < end; arg += strlen(arg) + 1) {
+		const char *val = NULL;
+
+		if (!strncmp(arg, "--model=", 8))
+			val = arg + 8;
+		else if ((!strcmp(arg, "--model") || !strcmp(arg, "-m")) &&
+			 arg + strlen(arg) + 1 < end)
+			val = arg + strlen(arg) + 1;
+		if (val)
+			snprintf(si->model, sizeof(si->model), "%s", val);
+		val = NULL;
+		if (!strncmp(arg, "--cpus=", 7))
+			val = arg + 7;
+		else if (!strcmp(arg, "--cpus") && arg + strlen(arg) + 1 < end)
+			val = arg + strlen(arg) + 1;
+		if (val)
+			snprintf(si->cpus, sizeof(si->cpus), "%s", val);
+		if (!strcmp(arg, "--pin"))
+			si->pin = true;
+	}
+}

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chat_s arguments: the original's positional "ip_addr [port]" plus long
+ * options for the bounds the original lacked, the data-plane model and
+ * the CPUs the server runs on.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "workload/server/chat_s_opts.h"
+#include "util/cpuset.h"
+#include "workload/netio.h"
+#include "util/numarg.h"
+#include "workload/server/run.h"
+
+/* Far more loops than CPUs only measures the scheduler. */
+#define POOL_MAX_LOOPS 1024
+
+static const char usage[] =
+	"Usage: chat_s [OPTIONS] ip_addr [port]\n"
+	"Serve chat benchmark runs on ip_addr:port (port 9999 by default),\n"
+	"one run after another, until SIGINT or SIGTERM.\n"
+	"\n"
+	"  -t, --timeout SEC       bound on every wait inside a run (30)\n"
+	"      --max-rooms N       refuse runs with more rooms (1000)\n"
+	"      --max-messages N    refuse runs with more messages (10000000)\n"
+	"  -q, --quiet             no SRV: lines per run\n"
+	"      --ready-fd FD       write the bound port to FD once listening\n"
+	"      --max-runs N        exit after N runs (0: serve forever)\n"
+	"      --model MODEL       data plane: threads (two per connection, the\n"
+	"                          original's; default), epoll (one event-loop\n"
+	"                          thread), pool[=N] (N event-loop threads, each\n"
+	"                          serving whole rooms; N defaults to the CPUs\n"
+	"                          of --cpus, else the online CPUs)\n"
+	"      --cpus LIST         run every server thread on these CPUs, a list\n"
+	"                          like 0-3,6 (default: where chat_s was started)\n"
+	"      --pin               one CPU per thread: threads take the allowed\n"
+	"                          CPUs round-robin\n"
+	"  -h, --help              this text\n"
+	"  -V, --version           version\n"
+	"\n"
+	"Examples:\n"
+	"  chat_s 127.0.0.1 &                 the original's way\n"
+	"  chat_s --max-rooms 100 0.0.0.0 9000\n"
+	"  chat_s --model pool=2 --cpus 0-1 --pin 127.0.0.1\n";
+
+static int parse_model(const char *s, struct server_opts *o, char *err,
+		       size_t len)
+{
+	long n;
+
+	if (!strcmp(s, "threads")) {
+		o->model = &srv_model_threads;
+		return 0;
+	}
+	if (!strcmp(s, "epoll")) {
+		o->model = &srv_model_epoll;
+		o->loops = 1;
+		return 0;
+	}
+	if (!strcmp(s, "pool")) {
+		o->model = &srv_model_pool;
+		o->loops = 0;	/* resolved once --cpus is known */
+		return 0;
+	}
+	if (!strncmp(s, "pool=", 5)) {
+		if (parse_long(s + 5, "--model pool=N", 1, POOL_MAX_LOOPS, &n,
+			       err, len))
+			return -1;
+		o->model = &srv_model_pool;
+		o->loops = (unsigned int)n;
+		return 0;
+	}
+	snprintf(err, len, "--model must be threads, epoll or pool[=N], not '%s'",
+		 s);
+	return -1;
+}
+
+/* Only CPUs this process may use: others would fail at the first thread. */
+static int parse_cpus(const char *s, struct server_opts *o, char *err,
+		      size_t len)
+{
+	cpu_set_t avail;
+	char why[200];
+
+	if (cpuset_parse(s, &o->cpus, cpuset_allowed(&avail) ? NULL : &avail,
+			 why, sizeof(why))) {
+		snprintf(err, len, "--cpus: %s", why);
+		return -1;
+	}
+	o->cpus_set = true;
+	return 0;
+}
+
+int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
+		 size_t len)
+{
+	static const struct option longopts[] = {
+		{ "timeout", required_argument, NULL, 't' },
+		{ "max-rooms", required_argument, NULL, 'R' },
+		{ "max-messages", required_argument, NULL, 'M' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "ready-fd", required_argument, NULL, 'F' },
+		{ "max-runs", required_argument, NULL, 'N' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "cpus", required_argument, NULL, 'C' },
+		{ "pin", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	long v, port = CHAT_DEFAULT_PORT;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->timeout_ms = 30000;
+	o->caps.max_rooms = CHAT_MAX_ROOMS;
+	o->caps.max_messages = CHAT_MAX_MESSAGES;
+	o->ready_fd = -1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:qhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if (parse_long(optarg, "--timeout", 1, 86400, &v, err,
+				       len))
+				return OPTS_ERROR;
+			o->timeout_ms = (int)v * 1000;
+			break;
+		case 'R':
+			if (parse_long(optarg, "--max-rooms", 1, 100000, &v,
+				       err, len))
+				return OPTS_ERROR;
+			o->caps.max_rooms = (int)v;
+			break;
+		case 'M':
+			if (parse_long(optarg, "--max-messages", 1, 1000000000,
+				       &v, err, len))
+				return OPTS_ERROR;
+			o->caps.max_messages = (int)v;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'F':
+			if (parse_long(optarg, "--ready-fd", 0, 1 << 20, &v,
+				       err, len))
+				return OPTS_ERROR;
+			o->ready_fd = (int)v;
+			break;
+		case 'N':
+			if (parse_long(optarg, "--max-runs", 0, 1L << 40, &v,
+				       err, len))
+				return OPTS_ERROR;
+			o->max_runs = v;
+			break;
+		case 'm':
+			if (parse_model(optarg, o, err, len))
+				return OPTS_ERROR;
+			break;
+		case 'C':
+			if (parse_cpus(optarg, o, err, len))
+				return OPTS_ERROR;
+			break;
+		case 'P':
+			o->pin = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return OPTS_EXIT;
+		case 'V':
+			printf("chat_s (chatbench) %s, protocol of chat %s\n",
+			       CHATBENCH_VERSION, CHAT_VERSION);
+			return OPTS_EXIT;
+		default:
+			opt_error(c, argv, err, len);
+			return OPTS_ERROR;
+		}
+	}
+	if (optind >= argc) {
+		snprintf(err, len, "missing ip_addr (see --help)");
+		return OPTS_ERROR;
+	}
+	if (argc - optind > 2) {
+		snprintf(err, len, "too many arguments (see --help)");
+		return OPTS_ERROR;
+	}
+	if (optind + 1 < argc &&
+	    parse_long(argv[optind + 1], "port", 0, 65535, &port, err, len))
+		return OPTS_ERROR;
+	if (net_parse_addr(argv[optind], (int)port, &o->addr, err, len))
+		return OPTS_ERROR;
+	if (o->model == &srv_model_pool && !o->loops) {
+		v = o->cpus_set ? CPU_COUNT(&o->cpus) :
+				  sysconf(_SC_NPROCESSORS_ONLN);
+		o->loops = v > 0 ? (unsigned int)v : 1;
+	}
+	return OPTS_OK;
+}

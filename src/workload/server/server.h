@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * chat_s: serves runs one after another on a listening socket until told
+ * to stop.  The control plane (start message, accepts, 0x11, 0x22) is the
+ * original's; the data plane is a model: two threads per connection as in
+ * the original, or event loops (--model).
+ */
+#ifndef CHATBENCH_SERVER_H
+#define CHATBENCH_SERVER_H
+
+#include <netinet/in.h>
+#include <sched.h>
+#include <stdbool.h>
+
+#include "workload/proto.h"
+
+struct srv_model;
+
+struct server_opts {
+	struct sockaddr_in addr;
+	int timeout_ms;		/* bound on every wait inside a run */
+	struct chat_caps caps;
+	int ready_fd;		/* >= 0: write the bound port there, close */
+	bool quiet;		/* no per-run SRV: lines */
+	long max_runs;		/* 0 = forever; for tests and soak */
+	const struct srv_model *model;	/* NULL: the original's threads */
+	unsigned int loops;	/* --model pool=N: event-loop threads */
+	/*
+	 * --cpus and --pin: confine the server's threads (all of them, the
+	 * control thread too) to cpus, or pin each to one CPU of it.
+	 */
+	cpu_set_t cpus;
+	bool cpus_set;		/* --cpus given; else cpus is unused */
+	bool pin;
+};
+
+/* Returns the process exit status. */
+int server_serve(const struct server_opts *opts);
+
+#endif
