@@ -19,24 +19,6 @@
 #endif
 
 /*
- * Roles of traced threads.  The first six are the benchmark's own threads
- * (the subjects); ksoftirqd is traced too because a starved ksoftirqd is a
- * classic cause of throughput dips with loopback TCP.
- */
-enum cb_role {
-	CB_ROLE_CLI_SND,
-	CB_ROLE_CLI_RCV,
-	CB_ROLE_SRV_RCV,
-	CB_ROLE_SRV_SND,
-	CB_ROLE_SRV_LOOP,	/* --model epoll and pool: one per event loop */
-	CB_ROLE_OTHER,		/* main threads, tracer sampler, ... */
-	CB_ROLE_KSOFTIRQD,
-	CB_NR_ROLES,
-};
-
-#define CB_NR_SUBJECT_ROLES	CB_ROLE_KSOFTIRQD
-
-/*
  * Thread names as little-endian 8-byte words: the role test is one load
  * of task->comm and one compare.  Only the first 7 bytes are compared so a
  * name like "cli_snd7" still counts.
@@ -46,26 +28,58 @@ enum cb_role {
 	((__u64)(a) | (__u64)(b) << 8 | (__u64)(c) << 16 |		\
 	 (__u64)(d) << 24 | (__u64)(e) << 32 | (__u64)(f) << 40 |	\
 	 (__u64)(g) << 48 | (__u64)(h) << 56)
-#define CB_COMM_CLI_SND	CB_WORD8('c', 'l', 'i', '_', 's', 'n', 'd', 0)
-#define CB_COMM_CLI_RCV	CB_WORD8('c', 'l', 'i', '_', 'r', 'c', 'v', 0)
-#define CB_COMM_SRV_RCV	CB_WORD8('s', 'r', 'v', '_', 'r', 'c', 'v', 0)
-#define CB_COMM_SRV_SND	CB_WORD8('s', 'r', 'v', '_', 's', 'n', 'd', 0)
-#define CB_COMM_SRV_LOOP CB_WORD8('s', 'r', 'v', '_', 'l', 'o', 'o', 0)
+
+/*
+ * The roles of traced threads, defined here once for the BPF programs and
+ * every output: X(id, name, words, colour, comm).  The order is the enum's
+ * and the order every output lists them in.  name is the thread name the
+ * benchmark gives its threads (pthread_setname_np) and the key in JSON;
+ * comm is its first 7 bytes as a word, 0 for roles not told by name.
+ * words say it for a newcomer (the report).  colour is the role's in
+ * pictures: the benchmark's own roles share one pale grey so that the
+ * outsiders, drawn in saturated colours, stand out beside them.
+ *
+ * The first six are the benchmark's own threads (the subjects); other is
+ * its main, tracer and progress threads.  ksoftirqd is traced too because
+ * a starved ksoftirqd is a classic cause of throughput dips with loopback
+ * TCP.
+ */
+#define CB_ROLES(X)							\
+	X(CLI_SND, "cli_snd", "client senders", "#c9c9c9",		\
+	  CB_WORD8('c', 'l', 'i', '_', 's', 'n', 'd', 0))		\
+	X(CLI_RCV, "cli_rcv", "client receivers", "#c9c9c9",		\
+	  CB_WORD8('c', 'l', 'i', '_', 'r', 'c', 'v', 0))		\
+	X(SRV_RCV, "srv_rcv", "server receivers", "#c9c9c9",		\
+	  CB_WORD8('s', 'r', 'v', '_', 'r', 'c', 'v', 0))		\
+	X(SRV_SND, "srv_snd", "server senders", "#c9c9c9",		\
+	  CB_WORD8('s', 'r', 'v', '_', 's', 'n', 'd', 0))		\
+	/* --model epoll and pool: one per event loop */		\
+	X(SRV_LOOP, "srv_loop", "server event loops", "#c9c9c9",	\
+	  CB_WORD8('s', 'r', 'v', '_', 'l', 'o', 'o', 0))		\
+	X(OTHER, "other", "other benchmark", "#c9c9c9", 0)		\
+	X(KSOFTIRQD, "ksoftirqd", "softirq threads", "#c9c9c9", 0)
+
+#define CB_ROLE_ENUM(id, name, words, colour, comm) CB_ROLE_##id,
+enum cb_role {
+	CB_ROLES(CB_ROLE_ENUM)
+	CB_NR_ROLES,
+};
+#undef CB_ROLE_ENUM
+
+#define CB_NR_SUBJECT_ROLES	CB_ROLE_KSOFTIRQD
+
+/* ksoftirqd/N: all 8 bytes, since the CPU number follows. */
 #define CB_COMM_KSOFTIRQ CB_WORD8('k', 's', 'o', 'f', 't', 'i', 'r', 'q')
 
+/* The subject role a thread name stands for, CB_ROLE_OTHER for none. */
 static __always_inline int cb_role_of_comm(__u64 word)
 {
 	word &= CB_COMM7_MASK;
-	if (word == CB_COMM_CLI_SND)
-		return CB_ROLE_CLI_SND;
-	if (word == CB_COMM_CLI_RCV)
-		return CB_ROLE_CLI_RCV;
-	if (word == CB_COMM_SRV_RCV)
-		return CB_ROLE_SRV_RCV;
-	if (word == CB_COMM_SRV_SND)
-		return CB_ROLE_SRV_SND;
-	if (word == CB_COMM_SRV_LOOP)
-		return CB_ROLE_SRV_LOOP;
+#define CB_ROLE_IF(id, name, words, colour, comm)			\
+	if ((comm) && word == (__u64)(comm))				\
+		return CB_ROLE_##id;
+	CB_ROLES(CB_ROLE_IF)
+#undef CB_ROLE_IF
 	return CB_ROLE_OTHER;
 }
 

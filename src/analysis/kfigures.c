@@ -8,11 +8,7 @@
 
 #include "analysis/kfigures.h"
 #include "tracer/kstats.h"
-
-static bool is_subject(int role)
-{
-	return role < CB_ROLE_OTHER;
-}
+#include "util/roles.h"
 
 void kfigures_from(const struct kstats *k, struct kfigures *f)
 {
@@ -31,7 +27,7 @@ void kfigures_from(const struct kstats *k, struct kfigures *f)
 	for (r = 0; r < KS_NR_ROLES; r++) {
 		const struct ks_role *ro = &k->role[r];
 
-		if (!is_subject(r))
+		if (!role_is_worker(r))
 			continue;
 		wake += ro->wakeups;
 		xcpu += ro->cross_cpu_wakeups;

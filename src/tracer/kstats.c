@@ -10,16 +10,7 @@
 #include <string.h>
 
 #include "tracer/kstats.h"
-
-const char *const ks_role_names[KS_NR_ROLES] = {
-	[CB_ROLE_CLI_SND] = "cli_snd",
-	[CB_ROLE_CLI_RCV] = "cli_rcv",
-	[CB_ROLE_SRV_RCV] = "srv_rcv",
-	[CB_ROLE_SRV_SND] = "srv_snd",
-	[CB_ROLE_SRV_LOOP] = "srv_loop",
-	[CB_ROLE_OTHER] = "other",
-	[CB_ROLE_KSOFTIRQD] = "ksoftirqd",
-};
+#include "util/roles.h"
 
 /* Names of the kernel's softirq_to_name[], lower case. */
 const char *const ks_softirq_names[KS_NR_SOFTIRQS] = {
@@ -225,7 +216,7 @@ static int rank_stealers(struct ks_stealer *out, int max,
 		s->role = r;
 		s->is_benchmark = r >= 0;
 		snprintf(s->comm, sizeof(s->comm), "%s",
-			 r >= 0 ? ks_role_names[r] : "<idle>");
+			 r >= 0 ? role_name(r) : "<idle>");
 		for (c = 0; c < b->ncpus; c++) {
 			uint64_t d;
 

@@ -22,7 +22,6 @@
 #define KS_TOP_STEALERS		10
 #define KS_MAX_PROGS		16
 
-extern const char *const ks_role_names[KS_NR_ROLES];
 extern const char *const ks_softirq_names[KS_NR_SOFTIRQS];
 
 /* A histogram over one run, with the percentiles read from it. */

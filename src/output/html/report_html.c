@@ -26,6 +26,7 @@
 
 #include "workload/proto.h"
 #include "output/html/report_html.h"
+#include "util/roles.h"
 
 #define HM_PER_OCTAVE	2	/* heat-map rows per octave of latency */
 #define HM_NR_ROWS	(64 * HM_PER_OCTAVE)
@@ -41,7 +42,6 @@
 #define C_NORMAL	"#0072B2"
 #define C_SLOW		"#D55E00"
 #define C_FAILED	"#999999"
-#define C_BENCH		"#c9c9c9"
 
 static const char *const task_colours[NR_TASK_COLOURS] = {
 	"#E69F00", "#CC79A7", "#009E73", "#56B4E9", "#F0E442", "#000000",
@@ -55,18 +55,6 @@ static const char *const task_colours[NR_TASK_COLOURS] = {
 static const char *const heat_colours[HM_LEVELS] = {
 	"#ffffcc", "#c7e9b4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8",
 	"#0c2c84",
-};
-
-static const char *const roles[] = {
-	"cli_snd", "cli_rcv", "srv_rcv", "srv_snd", "srv_loop", "other",
-	"ksoftirqd",
-};
-#define NR_ROLES (sizeof(roles) / sizeof(roles[0]))
-
-static const char *const role_words[NR_ROLES] = {
-	"client senders", "client receivers", "server receivers",
-	"server senders", "server event loops", "other benchmark",
-	"softirq threads",
 };
 
 /* The diagnosis' cause kinds (src/analysis/diagnose.c) in a newcomer's words. */
@@ -1363,8 +1351,12 @@ static const char *task_colour(const struct task_colour *tc, size_t n,
 	const char *comm = jstr(s, "comm");
 	size_t i;
 
-	if (json_is_true(json_object_get(s, "is_benchmark")))
-		return C_BENCH;
+	if (json_is_true(json_object_get(s, "is_benchmark"))) {
+		const char *role = jstr(s, "role");
+		int r = role ? role_by_name(role) : -1;
+
+		return role_table[r >= 0 ? r : CB_ROLE_OTHER].colour;
+	}
 	for (i = 0; i < n && i < NR_TASK_COLOURS; i++)
 		if (comm && !strcmp(tc[i].comm, comm))
 			return task_colours[i];
@@ -1618,19 +1610,20 @@ cleanup:
 
 static void distributions(FILE *f, const struct group_view *v)
 {
-	struct dist_kind kinds[NR_ROLES + 3];
-	char titles[NR_ROLES][96];
+	struct dist_kind kinds[CB_NR_ROLES + 3];
+	char titles[CB_NR_ROLES][96];
 	size_t i, n = 0;
 
 	memset(kinds, 0, sizeof(kinds));
 	kinds[n].title = "Message latency";
 	kinds[n++].what = "sender's send to receiver's recv (log scale)";
-	for (i = 0; i < NR_ROLES; i++, n++) {
+	for (i = 0; i < CB_NR_ROLES; i++, n++) {
 		snprintf(titles[i], sizeof(titles[i]),
-			 "Run-queue latency: %s (%s)", roles[i], role_words[i]);
+			 "Run-queue latency: %s (%s)", role_table[i].name,
+			 role_table[i].words);
 		kinds[n].title = titles[i];
 		kinds[n].what = "wakeup to running on a CPU (log scale)";
-		kinds[n].role = roles[i];
+		kinds[n].role = role_table[i].name;
 	}
 	for (i = 0; i < 2; i++, n++) {
 		kinds[n].title = i ? "Socket receive queue: server" :

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tracer/kstats.h"
+#include "util/roles.h"
 
 static json_t *hist_buckets_json(const uint64_t *b64, const uint32_t *b32)
 {
@@ -63,7 +64,7 @@ static json_t *stealer_json(const struct ks_stealer *s)
 			 "cpus", cpus_of_mask(s->cpu_mask),
 			 "is_benchmark", s->is_benchmark,
 			 "role", s->is_benchmark && s->role >= 0 ?
-				 json_string(ks_role_names[s->role]) :
+				 json_string(role_name(s->role)) :
 				 json_null());
 }
 
@@ -75,7 +76,7 @@ static json_t *roles_json(const struct kstats *k)
 	for (r = 0; r < KS_NR_ROLES; r++) {
 		const struct ks_role *o = &k->role[r];
 
-		json_object_set_new(obj, ks_role_names[r], json_pack(
+		json_object_set_new(obj, role_name(r), json_pack(
 			"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o}",
 			"wakeups", (json_int_t)o->wakeups,
 			"cross_cpu_wakeups", (json_int_t)o->cross_cpu_wakeups,

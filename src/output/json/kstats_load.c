@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tracer/kstats.h"
+#include "util/roles.h"
 
 static uint64_t get_u64(const json_t *o, const char *key)
 {
@@ -35,23 +36,13 @@ static void load_hist(const json_t *o, struct ks_hist *h, const char *unit)
 	ks_hist_finish(h);
 }
 
-static int role_index(const char *name)
-{
-	int r;
-
-	for (r = 0; r < KS_NR_ROLES; r++)
-		if (!strcmp(ks_role_names[r], name))
-			return r;
-	return -1;
-}
-
 static void load_roles(const json_t *roles, struct kstats *k)
 {
 	const char *name;
 	json_t *o;
 
 	json_object_foreach((json_t *)roles, name, o) {
-		int r = role_index(name);
+		int r = role_by_name(name);
 		struct ks_role *ro;
 
 		if (r < 0)
@@ -118,7 +109,7 @@ static void load_stealers(const json_t *arr, struct kstats *k)
 		s->is_benchmark =
 			json_is_true(json_object_get(o, "is_benchmark"));
 		role = json_string_value(json_object_get(o, "role"));
-		s->role = role ? role_index(role) : -1;
+		s->role = role ? role_by_name(role) : -1;
 		json_array_foreach(json_object_get(o, "cpus"), j, c)
 			if (json_integer_value(c) >= 0 &&
 			    json_integer_value(c) < 64)

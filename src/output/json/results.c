@@ -15,16 +15,7 @@
 #include <string.h>
 
 #include "output/json/results.h"
-
-/*
- * The benchmark's own threads, by the role names the kernel object uses.
- * "other" and "ksoftirqd" are left out on purpose: their run-queue
- * latency is not the benchmark's, and a starved ksoftirqd would otherwise
- * hide in the subjects' figure.
- */
-static const char *const subject_roles[] = {
-	"cli_snd", "cli_rcv", "srv_rcv", "srv_snd", "srv_loop",
-};
+#include "util/roles.h"
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -262,15 +253,20 @@ int results_kernel_rq_percentile(const json_t *kernel, double p, uint64_t *out,
 		set_err(err, len, "kernel.roles is missing or not an object");
 		return -1;
 	}
-	for (i = 0; i < sizeof(subject_roles) / sizeof(subject_roles[0]); i++) {
-		const json_t *role = json_object_get(roles, subject_roles[i]);
+	/*
+	 * The benchmark's own worker threads only: the run-queue latency of
+	 * "other" and "ksoftirqd" is not the benchmark's, and a starved
+	 * ksoftirqd would otherwise hide in the workers' figure.
+	 */
+	for (i = 0; role_is_worker((int)i); i++) {
+		const json_t *role = json_object_get(roles, role_name((int)i));
 		const json_t *hist;
 
 		/* A role with no thread that ever ran is simply left out. */
 		if (!role)
 			continue;
 		snprintf(what, sizeof(what), "kernel.roles.%s.rq_latency",
-			 subject_roles[i]);
+			 role_name((int)i));
 		hist = json_object_get(role, "rq_latency");
 		if (!hist)
 			continue;

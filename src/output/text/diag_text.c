@@ -11,6 +11,7 @@
 #include "analysis/kfigures.h"
 #include "tracer/kstats.h"
 #include "study/study.h"
+#include "util/roles.h"
 
 /*
  * Text under 100 columns: a long sentence continues on indented lines,
@@ -83,7 +84,7 @@ static void print_profile(FILE *f, const struct run_result *r)
 		if (s->is_benchmark)
 			len = snprintf(text, sizeof(text), "%s %s (benchmark) %s",
 				       shown ? "," : "",
-				       s->role >= 0 ? ks_role_names[s->role] :
+				       s->role >= 0 ? role_name(s->role) :
 						      s->comm,
 				       ks_fmt_ns(a, sizeof(a), s->ns));
 		else

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tracer/kstats.h"
+#include "util/roles.h"
 
 const char *ks_fmt_ns(char *buf, size_t len, uint64_t ns)
 {
@@ -83,7 +84,7 @@ static void print_roles(FILE *f, const struct kstats *k)
 			continue;
 		fprintf(f, "  %-9s %7s %5.1f %7s %7s %5" PRIu64
 			" %8s %8s %8s %6.2f %6.2f %6.2f\n",
-			ks_role_names[r], fmt_count(w, sizeof(w), o->wakeups),
+			role_name(r), fmt_count(w, sizeof(w), o->wakeups),
 			o->wakeups ? 100.0 * o->cross_cpu_wakeups / o->wakeups
 				   : 0.0,
 			fmt_count(v, sizeof(v), o->vol_switches),
@@ -226,7 +227,7 @@ void kstats_print_text(FILE *f, const struct kstats *k, bool verbose)
 		char title[64];
 
 		snprintf(title, sizeof(title), "run-queue latency, %s",
-			 ks_role_names[r]);
+			 role_name(r));
 		print_chart(f, title, &k->role[r].rq_lat, false);
 	}
 	print_chart(f, "receive queue at data arrival, client sockets",

@@ -25,6 +25,7 @@
 #include "workload/proto.h"
 #include "util/timeutil.h"
 #include "tracer/trace.h"
+#include "util/roles.h"
 
 struct cli_run;
 
@@ -436,7 +437,7 @@ static int start_threads(struct cli_run *run)
 		if (err)
 			break;
 		c->snd_up = true;
-		pthread_setname_np(c->snd, "cli_snd");
+		pthread_setname_np(c->snd, role_name(CB_ROLE_CLI_SND));
 		err = place(run, c->snd, 2 * i);
 		if (err)
 			break;
@@ -444,7 +445,7 @@ static int start_threads(struct cli_run *run)
 		if (err)
 			break;
 		c->rcv_up = true;
-		pthread_setname_np(c->rcv, "cli_rcv");
+		pthread_setname_np(c->rcv, role_name(CB_ROLE_CLI_RCV));
 		err = place(run, c->rcv, 2 * i + 1);
 		if (err)
 			break;

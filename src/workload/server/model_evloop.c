@@ -26,6 +26,7 @@
 #include "util/reslimit.h"
 #include "workload/server/server.h"
 #include "workload/server/run.h"
+#include "util/roles.h"
 
 /* Bytes per recv: bounds what one read adds to each other user's buffer. */
 #define READ_CHUNK	(80 * CHAT_MSG_SIZE)
@@ -586,7 +587,7 @@ static int ev_start(struct srv_run *run, const struct server_opts *o,
 		}
 		l->up = true;
 		srv_worker_started(run);
-		pthread_setname_np(l->thr, "srv_loop");
+		pthread_setname_np(l->thr, role_name(CB_ROLE_SRV_LOOP));
 		srv_place_thread(l->thr, i + 1);
 	}
 	pthread_attr_destroy(&attr);

@@ -14,6 +14,7 @@
 #include "workload/proto.h"
 #include "util/reslimit.h"
 #include "workload/server/run.h"
+#include "util/roles.h"
 
 /*
  * The sender forwards each unit with the send time the client stamped in
@@ -208,10 +209,10 @@ static int threads_start(struct srv_run *run, const struct server_opts *o)
 	}
 	for (i = 0; i < run->nconn && !err; i++) {
 		err = spawn(run, &tc[i].rcv, &attr, receiver_main, &tc[i],
-			    "srv_rcv", &tc[i].rcv_up);
+			    role_name(CB_ROLE_SRV_RCV), &tc[i].rcv_up);
 		if (!err)
 			err = spawn(run, &tc[i].snd, &attr, sender_main,
-				    &tc[i], "srv_snd", &tc[i].snd_up);
+				    &tc[i], role_name(CB_ROLE_SRV_SND), &tc[i].snd_up);
 	}
 	pthread_attr_destroy(&attr);
 	if (err) {

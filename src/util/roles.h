@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The thread roles as user space sees them: the table of bpf/chatbench.h
+ * (CB_ROLES) turned into names, words and colours indexed by enum cb_role,
+ * so that thread names, the text, the JSON and the report cannot disagree.
+ */
+#ifndef CHATBENCH_ROLES_H
+#define CHATBENCH_ROLES_H
+
+#include <stdbool.h>
+
+#include "chatbench.h"
+
+struct role_info {
+	const char *name;	/* thread name and JSON key: "cli_snd" */
+	const char *words;	/* "client senders" */
+	const char *colour;	/* "#rrggbb" */
+};
+
+extern const struct role_info role_table[CB_NR_ROLES];
+
+static inline const char *role_name(int role)
+{
+	return role_table[role].name;
+}
+
+/* The benchmark's own worker threads: every role before "other". */
+static inline bool role_is_worker(int role)
+{
+	return role >= 0 && role < CB_ROLE_OTHER;
+}
+
+/* The role named name, or -1. */
+int role_by_name(const char *name);
+
+#endif
