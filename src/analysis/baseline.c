@@ -10,6 +10,7 @@
 #include "analysis/baseline.h"
 #include "tracer/kstats.h"
 #include "output/json/results.h"
+#include "output/json/kstats_json.h"
 
 struct saved_run {
 	int rooms, messages, users;

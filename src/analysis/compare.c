@@ -17,6 +17,7 @@
 #include "workload/proto.h"
 #include "util/numarg.h"
 #include "output/json/results.h"
+#include "util/fmt.h"
 
 #define PROG	"chatbench-compare"
 
@@ -506,22 +507,6 @@ static void set_ratios(struct row *rows, size_t n, const struct input *in,
 		rows[i].has_ratio = true;
 		rows[i].ratio = rows[i].avg / bavg;
 	}
-}
-
-/*
- * A duration as "812ns", "3.4us", "12.0ms" or "1.25s"; the thresholds sit
- * where rounding would print "1000.0us".
- */
-static void fmt_ns(char *buf, size_t len, double ns)
-{
-	if (ns < 999.5)
-		snprintf(buf, len, "%.0fns", ns);
-	else if (ns < 999.95e3)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else if (ns < 999.95e6)
-		snprintf(buf, len, "%.1fms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2fs", ns / 1e9);
 }
 
 enum col {

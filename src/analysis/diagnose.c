@@ -19,6 +19,7 @@
 #include "analysis/diagnose.h"
 #include "tracer/kstats.h"
 #include "analysis/stats.h"
+#include "util/fmt.h"
 
 const char *const cause_kind_names[CAUSE_NR] = {
 	[CAUSE_OUTSIDER_CPU] = "outsider_cpu",
@@ -259,10 +260,10 @@ static void describe(struct diag_cause *c, const struct kstats *k,
 			 "CPU contention by an outsider: %s (pid %d) on CPU %s took %s of CPU while benchmark threads were runnable (outsiders %.1f %% of all CPU time vs %.1f %%); run-queue latency p99 %s vs %s",
 			 o ? o->comm : "?", o ? (int)o->pid : 0,
 			 o ? cpus : "?",
-			 ks_fmt_ns(d, sizeof(d), o ? o->ns : 0),
+			 fmt_ns(d, sizeof(d), o ? o->ns : 0),
 			 s->outsider_pct, r->outsider_pct,
-			 ks_fmt_ns(a, sizeof(a), s->rq_p99_ns),
-			 ks_fmt_ns(b, sizeof(b), r->rq_p99_ns));
+			 fmt_ns(a, sizeof(a), s->rq_p99_ns),
+			 fmt_ns(b, sizeof(b), r->rq_p99_ns));
 		break;
 	case CAUSE_SCHED_CONTENTION:
 		c->figure = "rq_p99_ns";
@@ -271,8 +272,8 @@ static void describe(struct diag_cause *c, const struct kstats *k,
 		most_idle_cpu(k, &idle_cpu, &idle_pct);
 		snprintf(c->text, sizeof(c->text),
 			 "scheduler contention among the benchmark's threads: run-queue latency p99 %s vs %s, involuntary switches %.2f vs %.2f per message, migrations %.0f/s vs %.0f/s",
-			 ks_fmt_ns(a, sizeof(a), s->rq_p99_ns),
-			 ks_fmt_ns(b, sizeof(b), r->rq_p99_ns),
+			 fmt_ns(a, sizeof(a), s->rq_p99_ns),
+			 fmt_ns(b, sizeof(b), r->rq_p99_ns),
 			 s->invol_per_s / s->tp, r->invol_per_s / r->tp,
 			 s->migrations_per_s, r->migrations_per_s);
 		if (s->idle_pct > r->idle_pct + 10 && idle_cpu >= 0) {
@@ -298,8 +299,8 @@ static void describe(struct diag_cause *c, const struct kstats *k,
 		snprintf(c->text, sizeof(c->text),
 			 "CPUs idle while the run was slow: idle %.0f %% vs %.0f %%, cross-CPU wakeups %.0f %% vs %.0f %%, run-queue latency p50 %s vs %s",
 			 s->idle_pct, r->idle_pct, s->xcpu_pct, r->xcpu_pct,
-			 ks_fmt_ns(a, sizeof(a), s->rq_p50_ns),
-			 ks_fmt_ns(b, sizeof(b), r->rq_p50_ns));
+			 fmt_ns(a, sizeof(a), s->rq_p50_ns),
+			 fmt_ns(b, sizeof(b), r->rq_p50_ns));
 		break;
 	case CAUSE_SOFTIRQ:
 		c->figure = "softirq_pct";
@@ -309,8 +310,8 @@ static void describe(struct diag_cause *c, const struct kstats *k,
 			 "softirq work: %.1f %% of CPU time vs %.1f %% (net_rx %.1f %% vs %.1f %%), ksoftirqd run-queue latency p99 %s vs %s",
 			 s->softirq_pct, r->softirq_pct, s->net_rx_pct,
 			 r->net_rx_pct,
-			 ks_fmt_ns(a, sizeof(a), s->ksoftirqd_p99_ns),
-			 ks_fmt_ns(b, sizeof(b), r->ksoftirqd_p99_ns));
+			 fmt_ns(a, sizeof(a), s->ksoftirqd_p99_ns),
+			 fmt_ns(b, sizeof(b), r->ksoftirqd_p99_ns));
 		break;
 	case CAUSE_SOCKET_BACKPRESSURE:
 		c->figure = "sndbuf_full_pct";
@@ -460,15 +461,15 @@ static void dip_why(const struct kstats *k, const struct ks_interval *iv,
 	size_t off;
 
 	off = (size_t)snprintf(buf, len, "rq p99 %s vs %s, idle %.0f %% vs %.0f %%, softirq %.0f %% vs %.0f %%",
-			       ks_fmt_ns(a, sizeof(a), iv->rq_p99_ns),
-			       ks_fmt_ns(b, sizeof(b), (uint64_t)med_rq),
+			       fmt_ns(a, sizeof(a), iv->rq_p99_ns),
+			       fmt_ns(b, sizeof(b), (uint64_t)med_rq),
 			       100.0 * (double)iv->idle_ns / dur, med_idle,
 			       100.0 * (double)iv->softirq_ns / dur, med_sirq);
 	if (iv->top.ns && !iv->top.is_benchmark && iv->top.pid && off < len)
 		snprintf(buf + off, len - off,
 			 "; top outsider %s (pid %d) took %s",
 			 iv->top.comm, (int)iv->top.pid,
-			 ks_fmt_ns(a, sizeof(a), iv->top.ns));
+			 fmt_ns(a, sizeof(a), iv->top.ns));
 }
 
 int diag_find_dips(const struct kstats *k, double pct, struct diag_dip *out,

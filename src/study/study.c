@@ -20,6 +20,7 @@
 #include "output/text/progress.h"
 #include "study/study.h"
 #include "analysis/summary.h"
+#include "util/fmt.h"
 
 /*
  * Verdicts of the series' runs against the reference (the runs' own
@@ -244,10 +245,10 @@ void study_print_sweep(FILE *f, const struct series *s, size_t n)
 		point_figures(&s[i], &row);
 		fprintf(f, "%9ld %4zu %10.0f %10.0f %10.0f %9s", s[i].sweep_value,
 			s[i].st.n, s[i].st.avg, s[i].st.min, s[i].st.max,
-			ks_fmt_ns(a, sizeof(a), row.lat_p99));
+			fmt_ns(a, sizeof(a), row.lat_p99));
 		if (row.traced)
 			fprintf(f, " %9s %9.0f %6.1f %6.1f\n",
-				ks_fmt_ns(b, sizeof(b), row.rq_p99), row.invol,
+				fmt_ns(b, sizeof(b), row.rq_p99), row.invol,
 				row.xcpu, row.idle);
 		else
 			fprintf(f, " %9s %9s %6s %6s\n", "-", "-", "-", "-");

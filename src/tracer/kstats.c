@@ -6,6 +6,7 @@
  * subtracted modulo 2^32 so that a wrap between snapshots is harmless.
  * Percentiles come from the log-linear buckets of bpf/chatbench.h.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,18 +2,16 @@
 /*
  * One run's kernel figures (struct kstats), computed as the difference of
  * two snapshots of the tracer's in-kernel counters, plus the percentile
- * arithmetic on the shared log-linear histograms and the two output forms
- * (a compact text block and the JSON "kernel" object).  The snapshot type
- * is public so that the arithmetic can be unit-tested without BPF.
+ * arithmetic on the shared log-linear histograms.  Its text and JSON forms
+ * are outputs (src/output/).  The snapshot type is public so that the
+ * arithmetic can be unit-tested without BPF.
  */
 #ifndef CHATBENCH_KSTATS_H
 #define CHATBENCH_KSTATS_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <sys/types.h>
-#include <jansson.h>
 
 #include "chatbench.h"
 
@@ -169,14 +167,6 @@ struct kstats *kstats_from_snaps(const struct ks_snap *a,
 void ks_interval_from_snaps(struct ks_interval *iv, const struct ks_snap *a,
 			    const struct ks_snap *b, uint64_t run_start_ns);
 
-void kstats_print_text(FILE *f, const struct kstats *k, bool verbose);
-/* A duration in ns as "812ns", "3.4us", "12.0ms" or "1.25s". */
-const char *ks_fmt_ns(char *buf, size_t len, uint64_t ns);
-json_t *kstats_to_json(const struct kstats *k);
-/* count, percentiles and max suffixed with unit, non-empty buckets. */
-json_t *ks_hist_json(const struct ks_hist *h, const char *unit);
 void kstats_free(struct kstats *k);
-/* A saved "kernel" object back into figures (no intervals); NULL if bad. */
-struct kstats *kstats_from_json(const json_t *o);
 
 #endif

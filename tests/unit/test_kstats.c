@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "tracer/kstats.h"
+#include "output/json/kstats_json.h"
 
 static void add(uint64_t *b, uint64_t v)
 {

@@ -20,6 +20,7 @@
 #include "tracer/kstats.h"
 #include "output/json/json_out.h"
 #include "workload/proto.h"
+#include "output/json/kstats_json.h"
 
 struct json_out {
 	FILE *f;

@@ -9,6 +9,7 @@
 
 #include "tracer/kstats.h"
 #include "util/roles.h"
+#include "output/json/kstats_json.h"
 
 static json_t *hist_buckets_json(const uint64_t *b64, const uint32_t *b32)
 {

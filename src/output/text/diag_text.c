@@ -12,6 +12,7 @@
 #include "tracer/kstats.h"
 #include "study/study.h"
 #include "util/roles.h"
+#include "util/fmt.h"
 
 /*
  * Text under 100 columns: a long sentence continues on indented lines,
@@ -72,8 +73,8 @@ static void print_profile(FILE *f, const struct run_result *r)
 		 "on CPU %.0f %%, runnable %.0f %%, blocked %.0f %%; "
 		 "rq latency p50 %s p99 %s",
 		 k.oncpu_s * thr, k.runnable_s * thr, k.blocked_s * thr,
-		 ks_fmt_ns(a, sizeof(a), k.rq_p50_ns),
-		 ks_fmt_ns(b, sizeof(b), k.rq_p99_ns));
+		 fmt_ns(a, sizeof(a), k.rq_p50_ns),
+		 fmt_ns(b, sizeof(b), k.rq_p99_ns));
 	print_wrapped(f, "  threads' time    : ", text);
 	/* As many of the top three as fit in the line. */
 	col = fprintf(f, "  top stealers     :");
@@ -86,11 +87,11 @@ static void print_profile(FILE *f, const struct run_result *r)
 				       shown ? "," : "",
 				       s->role >= 0 ? role_name(s->role) :
 						      s->comm,
-				       ks_fmt_ns(a, sizeof(a), s->ns));
+				       fmt_ns(a, sizeof(a), s->ns));
 		else
 			len = snprintf(text, sizeof(text), "%s %s (pid %d) %s",
 				       shown ? "," : "", s->comm, (int)s->pid,
-				       ks_fmt_ns(a, sizeof(a), s->ns));
+				       fmt_ns(a, sizeof(a), s->ns));
 		if (shown && col + len > 98)
 			break;
 		col += fprintf(f, "%s", text);

@@ -12,19 +12,8 @@
 
 #include "tracer/kstats.h"
 #include "util/roles.h"
-
-const char *ks_fmt_ns(char *buf, size_t len, uint64_t ns)
-{
-	if (ns < 1000)
-		snprintf(buf, len, "%" PRIu64 "ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.1fms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2fs", ns / 1e9);
-	return buf;
-}
+#include "util/fmt.h"
+#include "output/text/kstats_text.h"
 
 static const char *fmt_bytes(char *buf, size_t len, uint64_t b)
 {
@@ -64,7 +53,7 @@ static void print_header(FILE *f, const struct kstats *k)
 	fprintf(f, "kernel   : %s, %d CPUs, bpf %.2f%% of CPU (%s x %s runs)"
 		", missed %" PRIu64 "\n", k->mode ? k->mode : "?", k->ncpus,
 		k->bpf_cpu_share * 100,
-		ks_fmt_ns(a, sizeof(a), k->bpf_run_cnt ?
+		fmt_ns(a, sizeof(a), k->bpf_run_cnt ?
 		       k->bpf_run_time_ns / k->bpf_run_cnt : 0),
 		fmt_count(b, sizeof(b), k->bpf_run_cnt), missed_total(k));
 }
@@ -89,9 +78,9 @@ static void print_roles(FILE *f, const struct kstats *k)
 				   : 0.0,
 			fmt_count(v, sizeof(v), o->vol_switches),
 			fmt_count(i, sizeof(i), o->invol_switches),
-			o->migrations, ks_fmt_ns(p50, sizeof(p50), o->rq_lat.p50),
-			ks_fmt_ns(p99, sizeof(p99), o->rq_lat.p99),
-			ks_fmt_ns(mx, sizeof(mx), o->rq_lat.max),
+			o->migrations, fmt_ns(p50, sizeof(p50), o->rq_lat.p50),
+			fmt_ns(p99, sizeof(p99), o->rq_lat.p99),
+			fmt_ns(mx, sizeof(mx), o->rq_lat.max),
 			o->oncpu_ns / 1e9, o->runnable_ns / 1e9,
 			o->blocked_ns / 1e9);
 	}
@@ -125,7 +114,7 @@ static void print_stealers(FILE *f, const struct kstats *k)
 	int i, col, shown = 0;
 	char ns[16];
 
-	col = fprintf(f, "  waited  : %s total;", ks_fmt_ns(ns, sizeof(ns),
+	col = fprintf(f, "  waited  : %s total;", fmt_ns(ns, sizeof(ns),
 						       k->stolen_total_ns));
 	for (i = 0; i < k->nr_stealers && shown < 5; i++) {
 		const struct ks_stealer *s = &k->stealer[i];
@@ -134,10 +123,10 @@ static void print_stealers(FILE *f, const struct kstats *k)
 
 		if (s->pid)
 			len = snprintf(item, sizeof(item), " %s[%d] %s", s->comm,
-				       s->pid, ks_fmt_ns(ns, sizeof(ns), s->ns));
+				       s->pid, fmt_ns(ns, sizeof(ns), s->ns));
 		else
 			len = snprintf(item, sizeof(item), " %s %s", s->comm,
-				       ks_fmt_ns(ns, sizeof(ns), s->ns));
+				       fmt_ns(ns, sizeof(ns), s->ns));
 		if (col + len > 96)
 			break;
 		col += fprintf(f, "%s", item);
@@ -201,8 +190,8 @@ static void print_chart(FILE *f, const char *title, const struct ks_hist *h,
 			fmt_bytes(hi, sizeof(hi), cb_hist_hi(i * CB_HIST_SUB +
 							     CB_HIST_SUB - 1));
 		} else {
-			ks_fmt_ns(lo, sizeof(lo), cb_hist_lo(i * CB_HIST_SUB));
-			ks_fmt_ns(hi, sizeof(hi), cb_hist_hi(i * CB_HIST_SUB +
+			fmt_ns(lo, sizeof(lo), cb_hist_lo(i * CB_HIST_SUB));
+			fmt_ns(hi, sizeof(hi), cb_hist_hi(i * CB_HIST_SUB +
 							  CB_HIST_SUB - 1));
 		}
 		fprintf(f, "    %8s .. %-8s %10" PRIu64 " |%-40s|\n", lo, hi,

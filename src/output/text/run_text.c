@@ -9,6 +9,8 @@
 #include "tracer/kstats.h"
 #include "output/text/run_text.h"
 #include "workload/proto.h"
+#include "util/fmt.h"
+#include "output/text/kstats_text.h"
 
 void out_text_run(FILE *f, const struct run_result *r, bool verbose)
 {
@@ -24,9 +26,9 @@ void out_text_run(FILE *f, const struct run_result *r, bool verbose)
 		char p50[24], p99[24], max[24];
 
 		fprintf(f, "Message latency    : p50 %s, p99 %s, max %s (%" PRIu64 " messages)\n",
-			ks_fmt_ns(p50, sizeof(p50), r->latency->p50),
-			ks_fmt_ns(p99, sizeof(p99), r->latency->p99),
-			ks_fmt_ns(max, sizeof(max), r->latency->max),
+			fmt_ns(p50, sizeof(p50), r->latency->p50),
+			fmt_ns(p99, sizeof(p99), r->latency->p99),
+			fmt_ns(max, sizeof(max), r->latency->max),
 			r->latency->count);
 	}
 	if (r->kernel)
