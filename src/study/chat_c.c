@@ -26,6 +26,7 @@
 #include "output/json/results.h"
 #include "workload/client/server_info.h"
 #include "study/study.h"
+#include "output/text/sweep_text.h"
 #include "tracer/trace.h"
 
 static atomic_int got_signal;	/* set by the sigwait thread */
@@ -284,7 +285,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (o.sweep_param)
-		study_print_sweep(text, series, done);
+		sweep_print(text, series, done);
 	/* After the results: the original's lines come first. */
 	if (!o.quiet)
 		fprintf(text, "Placement          : client cpus %s%s; server model %s, cpus %s%s\n",
@@ -311,7 +312,7 @@ out:
 	trace_close(tracer);
 	local_server_stop(&ls);
 	for (i = 0; series && i < done; i++)
-		study_free_series(&series[i]);
+		series_free(&series[i]);
 	free(series);
 	baseline_free(baseline);
 	client_ctx_free(ctx);

@@ -10,21 +10,12 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
+#include "analysis/series.h"
 #include "workload/client/client.h"
 #include "workload/client/server_info.h"
-#include "analysis/stats.h"
 
 struct baseline;
 struct json_out;
-
-struct series {
-	const char *sweep_param;	/* NULL without --sweep */
-	long sweep_value;
-	int rooms, messages, users;
-	struct run_result *runs;	/* o->runs entries */
-	size_t attempted;
-	struct stats st;
-};
 
 struct study_io {
 	FILE *text;
@@ -40,7 +31,5 @@ struct study_io {
 /* Runs the series for the point set in o; 0 when every run completed. */
 int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 		     struct series *s, const struct study_io *io);
-void study_print_sweep(FILE *f, const struct series *s, size_t n);
-void study_free_series(struct series *s);
 
 #endif

@@ -7,10 +7,9 @@
  */
 #include <string.h>
 
+#include "analysis/series.h"
 #include "output/text/diag_text.h"
-#include "analysis/kfigures.h"
 #include "tracer/kstats.h"
-#include "study/study.h"
 #include "util/roles.h"
 #include "util/fmt.h"
 
@@ -48,17 +47,16 @@ static void print_wrapped(FILE *f, const char *head, const char *text)
 	fputc('\n', f);
 }
 
-static void print_profile(FILE *f, const struct run_result *r)
+static void print_profile(FILE *f, const struct run_result *r,
+			  const struct kfigures *kf)
 {
-	struct kfigures k;
+	struct kfigures k = *kf;
 	double thr, all;
 	char a[24], b[24], head[32], text[256];
 	int i, col, shown = 0;
 
-	kfigures_from(r->kernel, &k);
 	if (!k.valid)
 		return;
-	k.steal_pct = r->steal_pct;
 	snprintf(head, sizeof(head), "Profile of run %-4d: ", r->run);
 	snprintf(text, sizeof(text),
 		 "CPU: benchmark %.0f%%, softirq %.0f%% (net_rx %.0f%%), "
@@ -107,14 +105,14 @@ static void print_profile(FILE *f, const struct run_result *r)
 	print_wrapped(f, "  socket queues    : ", text);
 }
 
-static void print_dips(FILE *f, const struct run_result *r, double pct)
+static void print_dips(FILE *f, const struct run_result *r,
+		       const struct run_dips *rd)
 {
-	struct diag_dip d[DIAG_MAX_DIPS];
-	int i, n = diag_find_dips(r->kernel, pct, d, DIAG_MAX_DIPS);
-
+	const struct diag_dip *d = rd->dip;
 	char head[128];
+	int i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < rd->n; i++) {
 		snprintf(head, sizeof(head),
 			 "Dip in run %-7d : %.1f-%.1f s at %.0f msg/s vs %.0f median: ",
 			 r->run, d[i].from_s, d[i].to_s, d[i].throughput,
@@ -123,27 +121,32 @@ static void print_dips(FILE *f, const struct run_result *r, double pct)
 	}
 }
 
-void diag_print(FILE *f, const struct series *s, const struct diag_ref *ref,
-		const struct diag_verdict *v, double pct, bool baseline)
+void diag_print(FILE *f, const struct series *s)
 {
-	size_t i, nslow = 0, nok = 0;
+	const struct series_verdict *sv = &s->verdict;
+	const struct diag_verdict *v = sv->run;
+	const struct diag_ref *ref = &sv->ref;
+	size_t i, nslow = 0;
 	int c;
 
-	for (i = 0; i < s->attempted; i++) {
-		nok += s->runs[i].ok;
-		nslow += v[i].slow;
-	}
-	if (!nok)
+	if (!sv->nok)
 		return;
-	if (nok == 1 && !baseline) {
-		print_profile(f, &s->runs[0]);
-		print_dips(f, &s->runs[0], pct);
+	if (sv->profile) {
+		print_profile(f, &s->runs[0], &sv->profile_kf);
+		print_dips(f, &s->runs[0], &sv->dips[0]);
 		fflush(f);
 		return;
 	}
+	if (!sv->judged)
+		return;
+	if (sv->baseline && !sv->baseline_exact)
+		fprintf(f, "Baseline           : no saved run of %d rooms x %d messages, %d users: comparing with all of its runs\n",
+			s->rooms, s->messages, s->users);
+	for (i = 0; i < s->attempted; i++)
+		nslow += v[i].slow;
 	fprintf(f, "Diagnosis          : %zu slow of %zu (below %.0f msg/s = %s median %.0f - max(%.0f %%, 3 MAD))\n",
-		nslow, nok, ref->tp_median - ref->margin,
-		baseline ? "baseline" : "the", ref->tp_median, pct);
+		nslow, sv->nok, ref->tp_median - ref->margin,
+		sv->baseline ? "baseline" : "the", ref->tp_median, sv->pct);
 	for (i = 0; i < s->attempted; i++) {
 		const struct diag_verdict *vi = &v[i];
 
@@ -167,42 +170,6 @@ void diag_print(FILE *f, const struct series *s, const struct diag_ref *ref,
 	}
 	for (i = 0; i < s->attempted; i++)
 		if (s->runs[i].ok)
-			print_dips(f, &s->runs[i], pct);
+			print_dips(f, &s->runs[i], &sv->dips[i]);
 	fflush(f);
-}
-
-json_t *diag_causes_json(const struct diag_verdict *v)
-{
-	json_t *arr = json_array();
-	int c;
-
-	for (c = 0; c < v->ncauses; c++) {
-		const struct diag_cause *k = &v->causes[c];
-		json_t *o = json_pack("{s:s, s:f, s:s, s:f, s:f, s:s}",
-				      "kind", cause_kind_names[k->kind],
-				      "share", k->share,
-				      "figure", k->figure ? k->figure : "",
-				      "now", k->now, "baseline", k->base,
-				      "sentence", k->text);
-
-		if (o && k->kind == CAUSE_OUTSIDER_CPU) {
-			json_object_set_new(o, "task", json_string(k->task));
-			json_object_set_new(o, "pid", json_integer(k->pid));
-		}
-		json_array_append_new(arr, o);
-	}
-	return arr;
-}
-
-json_t *diag_dips_json(const struct diag_dip *d, int n)
-{
-	json_t *arr = json_array();
-	int i;
-
-	for (i = 0; i < n; i++)
-		json_array_append_new(arr, json_pack("{s:f, s:f, s:f, s:f, s:s}",
-			"from_s", d[i].from_s, "to_s", d[i].to_s,
-			"throughput", d[i].throughput, "median", d[i].median,
-			"sentence", d[i].why));
-	return arr;
 }

@@ -1,22 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The diagnosis in the report: a text block per series, JSON per run. */
-#ifndef CHATBENCH_DIAG_OUT_H
-#define CHATBENCH_DIAG_OUT_H
+/* The verdict of a series as text, after the series summary. */
+#ifndef CHATBENCH_DIAG_TEXT_H
+#define CHATBENCH_DIAG_TEXT_H
 
-#include <jansson.h>
 #include <stdio.h>
 
-#include "analysis/diagnose.h"
-
 struct series;
-struct kstats;
 
-/* After the series summary: slow runs with their causes, dips, profile. */
-void diag_print(FILE *f, const struct series *s, const struct diag_ref *ref,
-		const struct diag_verdict *v, double pct, bool baseline);
-/* The causes of a slow run, for its JSON object. */
-json_t *diag_causes_json(const struct diag_verdict *v);
-
-json_t *diag_dips_json(const struct diag_dip *d, int n);
+/*
+ * Slow runs with their causes, then dips; for a lone run a profile
+ * instead.  Nothing when no run completed or nothing was judged.
+ */
+void diag_print(FILE *f, const struct series *s);
 
 #endif

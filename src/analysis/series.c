@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The analysis of one series, done once when its last run ends: the
+ * outputs (text, JSON, HTML) only render what is filled in here, so that
+ * they cannot disagree about which run was slow or why.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/baseline.h"
+#include "analysis/series.h"
+#include "analysis/summary.h"
+#include "tracer/kstats.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static uint64_t median_u64(uint64_t *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void sweep_row(const struct series *s, struct sweep_row *row)
+{
+	uint64_t *lat = calloc(s->attempted + 1, sizeof(*lat));
+	uint64_t *rq = calloc(s->attempted + 1, sizeof(*rq));
+	size_t i, nl = 0, nk = 0;
+
+	memset(row, 0, sizeof(*row));
+	if (!lat || !rq)
+		goto out;
+	for (i = 0; i < s->attempted; i++) {
+		const struct run_result *r = &s->runs[i];
+		struct kfigures f;
+
+		if (!r->ok)
+			continue;
+		if (r->latency)
+			lat[nl++] = r->latency->p99;
+		kfigures_from(r->kernel, &f);
+		if (!f.valid)
+			continue;
+		rq[nk++] = f.rq_p99_ns;
+		row->invol += f.invol_per_s;
+		row->xcpu += f.xcpu_pct;
+		row->idle += f.idle_pct;
+	}
+	row->lat_p99 = median_u64(lat, nl);
+	row->rq_p99 = median_u64(rq, nk);
+	row->traced = nk > 0;
+	if (nk) {
+		row->invol /= (double)nk;
+		row->xcpu /= (double)nk;
+		row->idle /= (double)nk;
+	}
+out:
+	free(lat);
+	free(rq);
+}
+
+static int judge(struct series *s, const struct baseline *baseline)
+{
+	struct series_verdict *v = &s->verdict;
+	struct diag_run *dr = calloc(s->attempted + 1, sizeof(*dr));
+	size_t i, n = 0;
+	int ret = -1;
+
+	if (!dr)
+		return -1;
+	for (i = 0; i < s->attempted; i++) {
+		if (!s->runs[i].ok)
+			continue;
+		dr[n].throughput = s->runs[i].throughput;
+		dr[n].steal_pct = s->runs[i].steal_pct;
+		dr[n].k = s->runs[i].kernel;
+		n++;
+	}
+	if (baseline) {
+		if (baseline_ref(baseline, s->rooms, s->messages, s->users,
+				 v->pct, &v->ref, &v->baseline_exact))
+			goto out;
+	} else {
+		diag_reference(dr, n, v->pct, &v->ref);
+	}
+	for (i = 0, n = 0; i < s->attempted; i++) {
+		if (!s->runs[i].ok)
+			continue;
+		diag_explain(&dr[n++], &v->ref, &v->run[i]);
+		v->dips[i].n = diag_find_dips(s->runs[i].kernel, v->pct,
+					      v->dips[i].dip, DIAG_MAX_DIPS);
+	}
+	v->judged = true;
+	ret = 0;
+out:
+	free(dr);
+	return ret;
+}
+
+int series_analyse(struct series *s, const struct baseline *baseline,
+		   double pct)
+{
+	struct series_verdict *v = &s->verdict;
+	size_t i;
+
+	summary_compute(s->runs, s->attempted, &s->st);
+	sweep_row(s, &s->row);
+	memset(v, 0, sizeof(*v));
+	v->pct = pct;
+	v->baseline = baseline != NULL;
+	for (i = 0; i < s->attempted; i++)
+		v->nok += s->runs[i].ok;
+	v->run = calloc(s->attempted + 1, sizeof(*v->run));
+	v->dips = calloc(s->attempted + 1, sizeof(*v->dips));
+	if (!v->run || !v->dips)
+		return -1;
+	if (v->nok == 1 && !baseline) {
+		v->profile = true;
+		kfigures_from(s->runs[0].kernel, &v->profile_kf);
+		v->profile_kf.steal_pct = s->runs[0].steal_pct;
+		v->dips[0].n = diag_find_dips(s->runs[0].kernel, pct,
+					      v->dips[0].dip, DIAG_MAX_DIPS);
+		return 0;
+	}
+	return judge(s, baseline);
+}
+
+void series_free(struct series *s)
+{
+	size_t i;
+
+	for (i = 0; s->runs && i < s->attempted; i++) {
+		kstats_free(s->runs[i].kernel);
+		free(s->runs[i].latency);
+	}
+	free(s->runs);
+	s->runs = NULL;
+	free(s->verdict.run);
+	free(s->verdict.dips);
+	s->verdict.run = NULL;
+	s->verdict.dips = NULL;
+}
