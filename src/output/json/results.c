@@ -8,93 +8,12 @@
  * files from later versions that add fields or line kinds still load.
  */
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/json/jfield.h"
 #include "output/json/results.h"
-#include "util/roles.h"
-
-static void set_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
-/* Field readers: 0 and *out, 1 when absent (out untouched), -1 malformed. */
-static int get_double(const json_t *o, const char *key, double *out)
-{
-	const json_t *v = json_object_get(o, key);
-
-	if (!v || json_is_null(v))
-		return 1;
-	if (!json_is_number(v))
-		return -1;
-	*out = json_number_value(v);
-	return isfinite(*out) ? 0 : -1;
-}
-
-static int get_int(const json_t *o, const char *key, int *out)
-{
-	const json_t *v = json_object_get(o, key);
-	json_int_t i;
-
-	if (!v || json_is_null(v))
-		return 1;
-	if (!json_is_integer(v))
-		return -1;
-	i = json_integer_value(v);
-	if (i < -2147483647LL - 1 || i > 2147483647LL)
-		return -1;
-	*out = (int)i;
-	return 0;
-}
-
-static int get_u64(const json_t *o, const char *key, uint64_t *out)
-{
-	const json_t *v = json_object_get(o, key);
-
-	if (!v || json_is_null(v))
-		return 1;
-	if (!json_is_integer(v) || json_integer_value(v) < 0)
-		return -1;
-	*out = (uint64_t)json_integer_value(v);
-	return 0;
-}
-
-static int get_bool(const json_t *o, const char *key, bool *out)
-{
-	const json_t *v = json_object_get(o, key);
-
-	if (!v || json_is_null(v))
-		return 1;
-	if (!json_is_boolean(v))
-		return -1;
-	*out = json_is_true(v);
-	return 0;
-}
-
-static int get_str(const json_t *o, const char *key, const char **out)
-{
-	const json_t *v = json_object_get(o, key);
-
-	if (!v || json_is_null(v))
-		return 1;
-	if (!json_is_string(v))
-		return -1;
-	*out = json_string_value(v);
-	return 0;
-}
 
 /*
  * Reads the listed fields of one object; a required field must be there,
@@ -124,28 +43,28 @@ static int get_fields(const json_t *o, const char *what,
 	for (i = 0; i < n; i++) {
 		switch (f[i].kind) {
 		case F_DOUBLE:
-			rc = get_double(o, f[i].key, f[i].dst);
+			rc = jf_double(o, f[i].key, f[i].dst);
 			break;
 		case F_INT:
-			rc = get_int(o, f[i].key, f[i].dst);
+			rc = jf_int(o, f[i].key, f[i].dst);
 			break;
 		case F_U64:
-			rc = get_u64(o, f[i].key, f[i].dst);
+			rc = jf_u64(o, f[i].key, f[i].dst);
 			break;
 		case F_BOOL:
-			rc = get_bool(o, f[i].key, f[i].dst);
+			rc = jf_bool(o, f[i].key, f[i].dst);
 			break;
 		default:
-			rc = get_str(o, f[i].key, f[i].dst);
+			rc = jf_str(o, f[i].key, f[i].dst);
 			break;
 		}
 		if (rc < 0) {
-			set_err(err, len, "line %zu: %s field \"%s\" is not %s",
+			jf_err(err, len, "line %zu: %s field \"%s\" is not %s",
 				line, what, f[i].key, kind_name[f[i].kind]);
 			return -1;
 		}
 		if (rc > 0 && f[i].required) {
-			set_err(err, len, "line %zu: %s has no \"%s\"", line,
+			jf_err(err, len, "line %zu: %s has no \"%s\"", line,
 				what, f[i].key);
 			return -1;
 		}
@@ -153,154 +72,7 @@ static int get_fields(const json_t *o, const char *what,
 	return 0;
 }
 
-static int cmp_bucket(const void *a, const void *b)
-{
-	const struct results_bucket *x = a, *y = b;
-
-	return (x->lo > y->lo) - (x->lo < y->lo);
-}
-
-uint64_t results_buckets_percentile(const struct results_bucket *b, size_t n,
-				    double p)
-{
-	double rank, before = 0, total = 0, lo, hi, frac;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		total += (double)b[i].count;
-	if (total <= 0)
-		return 0;
-	if (p > 100)
-		p = 100;
-	rank = p / 100.0 * total;
-	if (rank < 1)
-		rank = 1;
-	for (i = 0; i < n; i++) {
-		if (!b[i].count || before + (double)b[i].count < rank) {
-			before += (double)b[i].count;
-			continue;
-		}
-		lo = (double)b[i].lo;
-		if (b[i].hi == UINT64_MAX || b[i].hi <= b[i].lo + 1)
-			return b[i].lo;
-		hi = (double)b[i].hi;
-		/* Samples spread evenly over the bucket, as the kernel side assumes. */
-		frac = (rank - before) / (double)b[i].count;
-		return (uint64_t)(lo + frac * (hi - lo - 1) + 0.5);
-	}
-	return n ? b[n - 1].lo : 0;
-}
-
-/* Appends the buckets of one histogram object ({"buckets": [...]}) to *v. */
-static int append_buckets(const json_t *hist, const char *what,
-			  struct results_bucket **v, size_t *n, size_t *cap,
-			  char *err, size_t len)
-{
-	const json_t *arr = json_object_get(hist, "buckets"), *e;
-	size_t i;
-
-	if (!arr || json_is_null(arr))
-		return 0;
-	if (!json_is_array(arr)) {
-		set_err(err, len, "%s.buckets is not an array", what);
-		return -1;
-	}
-	json_array_foreach(arr, i, e) {
-		struct results_bucket b = { 0, UINT64_MAX, 0 };
-		const json_t *hi = json_object_get(e, "hi");
-
-		if (!json_is_object(e) || get_u64(e, "lo", &b.lo) ||
-		    get_u64(e, "count", &b.count) ||
-		    (hi && !json_is_null(hi) && get_u64(e, "hi", &b.hi)) ||
-		    b.hi <= b.lo) {
-			set_err(err, len,
-				"%s.buckets[%zu] is not {\"lo\", \"hi\", \"count\"}",
-				what, i);
-			return -1;
-		}
-		if (*n == *cap) {
-			size_t ncap = *cap ? *cap * 2 : 64;
-			struct results_bucket *nv = realloc(*v, ncap * sizeof(*nv));
-
-			if (!nv) {
-				set_err(err, len, "out of memory");
-				return -1;
-			}
-			*v = nv;
-			*cap = ncap;
-		}
-		(*v)[(*n)++] = b;
-	}
-	return 0;
-}
-
-int results_kernel_rq_percentile(const json_t *kernel, double p, uint64_t *out,
-				 char *err, size_t len)
-{
-	struct results_bucket *b = NULL;
-	size_t n = 0, cap = 0, i, k;
-	const json_t *roles;
-	char what[64];
-	uint64_t total = 0;
-	int ret = -1;
-
-	if (!json_is_object(kernel)) {
-		set_err(err, len, "kernel is not an object");
-		return -1;
-	}
-	roles = json_object_get(kernel, "roles");
-	if (!json_is_object(roles)) {
-		set_err(err, len, "kernel.roles is missing or not an object");
-		return -1;
-	}
-	/*
-	 * The benchmark's own worker threads only: the run-queue latency of
-	 * "other" and "ksoftirqd" is not the benchmark's, and a starved
-	 * ksoftirqd would otherwise hide in the workers' figure.
-	 */
-	for (i = 0; role_is_worker((int)i); i++) {
-		const json_t *role = json_object_get(roles, role_name((int)i));
-		const json_t *hist;
-
-		/* A role with no thread that ever ran is simply left out. */
-		if (!role)
-			continue;
-		snprintf(what, sizeof(what), "kernel.roles.%s.rq_latency",
-			 role_name((int)i));
-		hist = json_object_get(role, "rq_latency");
-		if (!hist)
-			continue;
-		if (!json_is_object(hist)) {
-			set_err(err, len, "%s is not an object", what);
-			goto cleanup;
-		}
-		if (append_buckets(hist, what, &b, &n, &cap, err, len))
-			goto cleanup;
-	}
-	/* One bucket layout on both sides: merge equal buckets by adding. */
-	if (n)
-		qsort(b, n, sizeof(*b), cmp_bucket);
-	for (i = 0, k = 0; i < n; i++) {
-		total += b[i].count;
-		if (k && b[k - 1].lo == b[i].lo) {
-			b[k - 1].count += b[i].count;
-			if (b[i].hi > b[k - 1].hi)
-				b[k - 1].hi = b[i].hi;
-			continue;
-		}
-		b[k++] = b[i];
-	}
-	ret = 0;
-	if (total) {
-		*out = results_buckets_percentile(b, k, p);
-		ret = 1;
-	}
-cleanup:
-	free(b);
-	return ret;
-}
-
-static bool sweep_equal(const json_t *a, const json_t *b)
+bool results_sweep_equal(const json_t *a, const json_t *b)
 {
 	if (!a || !b)
 		return a == b;
@@ -318,7 +90,7 @@ static int read_sweep(const json_t *o, size_t line, const json_t **out,
 		return 0;
 	if (!json_is_object(s) || !json_is_string(json_object_get(s, "param")) ||
 	    !json_object_get(s, "value")) {
-		set_err(err, len,
+		jf_err(err, len,
 			"line %zu: \"sweep\" is not {\"param\": NAME, \"value\": V}",
 			line);
 		return -1;
@@ -363,12 +135,12 @@ static struct result_group *open_group(struct result_file *f,
 
 	for (i = f->nr_groups; i-- > 0;) {
 		g = &f->groups[i];
-		if (!g->summary.present && sweep_equal(g->sweep, sweep))
+		if (!g->summary.present && results_sweep_equal(g->sweep, sweep))
 			return g;
 	}
 	ng = realloc(f->groups, (f->nr_groups + 1) * sizeof(*ng));
 	if (!ng) {
-		set_err(err, len, "out of memory");
+		jf_err(err, len, "out of memory");
 		return NULL;
 	}
 	f->groups = ng;
@@ -378,7 +150,7 @@ static struct result_group *open_group(struct result_file *f,
 		g->sweep = json_deep_copy(sweep);
 		if (!g->sweep) {
 			f->nr_groups--;
-			set_err(err, len, "out of memory");
+			jf_err(err, len, "out of memory");
 			return NULL;
 		}
 		g->sweep_param = json_string_value(json_object_get(g->sweep,
@@ -423,7 +195,7 @@ static int parse_run(json_t *o, size_t line, struct result_run *r, char *err,
 	latency = json_object_get(o, "latency");
 	if (latency && !json_is_null(latency)) {
 		if (!json_is_object(latency)) {
-			set_err(err, len, "line %zu: run \"latency\" is not an object",
+			jf_err(err, len, "line %zu: run \"latency\" is not an object",
 				line);
 			return -1;
 		}
@@ -438,7 +210,7 @@ static int parse_run(json_t *o, size_t line, struct result_run *r, char *err,
 		rc = results_kernel_rq_percentile(kernel, 99, &r->rq_p99_ns, why,
 						  sizeof(why));
 		if (rc < 0) {
-			set_err(err, len, "line %zu: %s", line, why);
+			jf_err(err, len, "line %zu: %s", line, why);
 			return -1;
 		}
 		r->has_rq_p99 = rc > 0;
@@ -466,7 +238,7 @@ static int add_run(struct result_file *f, json_t *o, size_t line, char *err,
 		struct result_run *nr = realloc(g->runs, ncap * sizeof(*nr));
 
 		if (!nr) {
-			set_err(err, len, "out of memory");
+			jf_err(err, len, "out of memory");
 			goto fail;
 		}
 		g->runs = nr;
@@ -511,7 +283,7 @@ static int add_summary(struct result_file *f, json_t *line_obj, size_t line,
 
 	memset(&s, 0, sizeof(s));
 	if (!json_is_object(o)) {
-		set_err(err, len, "line %zu: \"summary\" is not an object", line);
+		jf_err(err, len, "line %zu: \"summary\" is not an object", line);
 		return -1;
 	}
 	if (get_fields(o, "summary", fields, sizeof(fields) / sizeof(fields[0]),
@@ -543,11 +315,11 @@ static int add_line(struct result_file *f, const char *buf, size_t n,
 
 	o = json_loadb(buf, n, 0, &jerr);
 	if (!o) {
-		set_err(err, len, "line %zu: not JSON (%s)", line, jerr.text);
+		jf_err(err, len, "line %zu: not JSON (%s)", line, jerr.text);
 		return -1;
 	}
 	if (!json_is_object(o)) {
-		set_err(err, len, "line %zu: not a JSON object", line);
+		jf_err(err, len, "line %zu: not a JSON object", line);
 		rc = -1;
 	} else if (json_object_get(o, "summary")) {
 		rc = add_summary(f, o, line, err, len);
@@ -603,12 +375,12 @@ int results_load_flags(const char *path, unsigned int flags,
 	memset(out, 0, sizeof(*out));
 	fp = fopen(path, "r");
 	if (!fp) {
-		set_err(err, len, "cannot open: %s", strerror(errno));
+		jf_err(err, len, "cannot open: %s", strerror(errno));
 		return -1;
 	}
 	out->path = strdup(path);
 	if (!out->path) {
-		set_err(err, len, "out of memory");
+		jf_err(err, len, "out of memory");
 		goto cleanup;
 	}
 	errno = 0;
@@ -621,12 +393,12 @@ int results_load_flags(const char *path, unsigned int flags,
 			goto cleanup;
 	}
 	if (ferror(fp)) {
-		set_err(err, len, "read error: %s",
+		jf_err(err, len, "read error: %s",
 			strerror(errno ? errno : EIO));
 		goto cleanup;
 	}
 	if (!nonblank) {
-		set_err(err, len, "empty file");
+		jf_err(err, len, "empty file");
 		goto cleanup;
 	}
 	for (i = 0; i < out->nr_groups; i++) {
@@ -635,16 +407,16 @@ int results_load_flags(const char *path, unsigned int flags,
 	}
 	if (!have_summary && !(flags & RESULTS_ALLOW_NO_SUMMARY)) {
 		if (runs)
-			set_err(err, len,
+			jf_err(err, len,
 				"no summary line (%zu run lines; chat_c stopped before the end?)",
 				runs);
 		else
-			set_err(err, len,
+			jf_err(err, len,
 				"no run or summary line: not a chat_c --json file");
 		goto cleanup;
 	}
 	if (!out->nr_groups) {
-		set_err(err, len, "no run or summary line: not a chat_c --json file");
+		jf_err(err, len, "no run or summary line: not a chat_c --json file");
 		goto cleanup;
 	}
 	finish_groups(out);
@@ -681,109 +453,4 @@ void results_free(struct result_file *f)
 	free(f->groups);
 	free(f->path);
 	memset(f, 0, sizeof(*f));
-}
-
-bool results_run_throughput(const struct result_run *r, double *v)
-{
-	if (!r->ok)
-		return false;
-	*v = r->throughput;
-	return true;
-}
-
-bool results_run_lat_p99(const struct result_run *r, double *v)
-{
-	if (!r->ok || !r->has_latency)
-		return false;
-	*v = (double)r->lat_p99_ns;
-	return true;
-}
-
-bool results_run_rq_p99(const struct result_run *r, double *v)
-{
-	if (!r->ok || !r->has_rq_p99)
-		return false;
-	*v = (double)r->rq_p99_ns;
-	return true;
-}
-
-size_t results_median(const struct result_group *g, results_value_fn fn,
-		      double *median)
-{
-	size_t i, k = 0;
-	double *v;
-
-	if (!g->nr_runs)
-		return 0;
-	v = malloc(g->nr_runs * sizeof(*v));
-	if (!v)
-		return 0;
-	for (i = 0; i < g->nr_runs; i++)
-		if (fn(&g->runs[i], &v[k]))
-			k++;
-	if (k)
-		*median = stats_median(v, k);
-	free(v);
-	return k;
-}
-
-void results_throughput(const struct result_group *g, double *avg,
-			double *min, double *max, int *n)
-{
-	if (g->summary.present) {
-		*avg = g->summary.avg;
-		*min = g->summary.min;
-		*max = g->summary.max;
-		*n = g->summary.runs;
-		return;
-	}
-	*avg = g->stats.avg;
-	*min = g->stats.min;
-	*max = g->stats.max;
-	*n = (int)g->stats.n;
-}
-
-static bool differs(double a, double b)
-{
-	double scale = fmax(fmax(fabs(a), fabs(b)), 1.0);
-
-	return fabs(a - b) > 1e-9 * scale;
-}
-
-int results_check_summary(const struct result_group *g, char *msg,
-			  size_t len)
-{
-	const struct result_summary *s = &g->summary;
-	const struct stats *st = &g->stats;
-
-	if (!s->present || !g->nr_runs)
-		return 0;
-	if ((size_t)s->runs != st->n) {
-		set_err(msg, len,
-			"summary line %zu counts %d completed runs, the file has %zu",
-			s->line, s->runs, st->n);
-		return 1;
-	}
-	if (!st->n)
-		return 0;
-	if (differs(s->avg, st->avg) || differs(s->min, st->min) ||
-	    differs(s->max, st->max)) {
-		set_err(msg, len,
-			"summary line %zu (avg %.0f, min %.0f, max %.0f) disagrees with its runs (avg %.0f, min %.0f, max %.0f)",
-			s->line, s->avg, s->min, s->max, st->avg, st->min,
-			st->max);
-		return 1;
-	}
-	return 0;
-}
-
-const struct result_group *results_find_group(const struct result_file *f,
-					      const json_t *sweep)
-{
-	size_t i;
-
-	for (i = 0; i < f->nr_groups; i++)
-		if (sweep_equal(f->groups[i].sweep, sweep))
-			return &f->groups[i];
-	return NULL;
 }

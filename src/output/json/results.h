@@ -164,6 +164,9 @@ void results_throughput(const struct result_group *g, double *avg,
 int results_check_summary(const struct result_group *g, char *msg,
 			  size_t len);
 
+/* Whether two "sweep" objects name the same point (NULL: no sweep). */
+bool results_sweep_equal(const json_t *a, const json_t *b);
+
 /* The group of f at the same sweep point as sweep (NULL: not a sweep). */
 const struct result_group *results_find_group(const struct result_file *f,
 					      const json_t *sweep);

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Field readers for the JSON result files, and their error sentence. */
+#ifndef CHATBENCH_JFIELD_H
+#define CHATBENCH_JFIELD_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* printf into err (when err and len are set). */
+void jf_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* 0 and *out, 1 when absent or null (out untouched), -1 when malformed. */
+int jf_double(const json_t *o, const char *key, double *out);
+int jf_int(const json_t *o, const char *key, int *out);
+int jf_u64(const json_t *o, const char *key, uint64_t *out);
+int jf_bool(const json_t *o, const char *key, bool *out);
+int jf_str(const json_t *o, const char *key, const char **out);
+
+#endif
