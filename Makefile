@@ -100,7 +100,7 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(call obj,src/tracer/trace.c): $(SKELS)
+$(call obj,$(wildcard src/tracer/*.c)): $(SKELS)
 
 # -MMD: each object depends on exactly the headers it includes.
 $(OUT)/obj/%.o: src/%.c | $(OUT)

@@ -23,7 +23,9 @@
 
 #include "chatbench.h"
 #include "tracer/kstats.h"
+#include "tracer/snapshot.h"
 #include "tracer/trace.h"
+#include "util/timeutil.h"
 #include "sched.skel.h"
 #include "sock.skel.h"
 
@@ -55,6 +57,7 @@ static const char *const duty_names[] = {
 
 struct trace {
 	struct trace_opts opts;
+	struct snap_src src;		/* what snapshots read */
 	struct sched_bpf *sched;
 	struct sock_bpf *sock;
 	const char *mode;
@@ -91,13 +94,6 @@ struct trace {
 	uint64_t iv_duty_ns;		/* and this interval */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 static int silent_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
@@ -364,6 +360,16 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	}
 	collect_progs(t, t->sched->obj);
 	collect_progs(t, t->sock->obj);
+	t->src = (struct snap_src){
+		.sched = t->sched,
+		.sched_mm = t->sched_mm,
+		.sock_mm = t->sock_mm,
+		.ncpus = t->ncpus,
+		.prog = t->prog,
+		.nr_progs = t->nr_progs,
+		.progress = opts->progress,
+		.progress_arg = opts->progress_arg,
+	};
 	/* The kernel times programs only while an enable fd is open. */
 	t->stats_wanted = !getenv("CHATBENCH_BPF_NOSTATS");
 	if (t->stats_wanted && t->duty >= 1.0)
@@ -383,87 +389,6 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 fail:
 	trace_close(t);
 	return NULL;
-}
-
-static void snap_stealers(struct trace *t, struct ks_snap *s)
-{
-	int fd = bpf_map__fd(t->sched->maps.stealers);
-	uint32_t key, next;
-	void *prev = NULL;
-
-	s->nr_stealers = 0;
-	while (s->nr_stealers < CB_MAX_STEALERS &&
-	       !bpf_map_get_next_key(fd, prev, &next)) {
-		struct ks_snap_stealer *e = &s->stealers[s->nr_stealers];
-
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &e->v))
-			continue;
-		e->pid = key;
-		s->nr_stealers++;
-	}
-}
-
-static void snap_progs(struct trace *t, struct ks_snap *s)
-{
-	int i;
-
-	s->nr_progs = t->nr_progs;
-	for (i = 0; i < t->nr_progs; i++) {
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-
-		snprintf(s->prog[i].name, sizeof(s->prog[i].name), "%s",
-			 bpf_program__name(t->prog[i]));
-		memset(&info, 0, sizeof(info));
-		if (bpf_obj_get_info_by_fd(bpf_program__fd(t->prog[i]), &info,
-					   &len))
-			continue;
-		s->prog[i].run_time_ns = info.run_time_ns;
-		s->prog[i].run_cnt = info.run_cnt;
-		s->recursion_misses[i] = info.recursion_misses;
-	}
-}
-
-static void take_snap(struct trace *t, struct ks_snap *s)
-{
-	const struct cb_cpu_state *cs = t->sched->bss->cpu_state;
-	int c;
-
-	s->messages = t->opts.progress ?
-		      t->opts.progress(t->opts.progress_arg) : 0;
-	s->t_ns = now_ns();
-	memcpy(s->sched, t->sched_mm, sizeof(*s->sched) * t->ncpus);
-	memcpy(s->sock, t->sock_mm, sizeof(*s->sock) * t->ncpus);
-	/* A CPU idle right now has not yet been credited for it. */
-	for (c = 0; c < t->ncpus; c++) {
-		uint64_t start = cs[c].curr_start;
-
-		if (cs[c].curr_pid == 0 && start && s->t_ns > start)
-			s->sched[c].idle_ns += s->t_ns - start;
-	}
-	snap_stealers(t, s);
-	snap_progs(t, s);
-}
-
-/* Maxima cannot be differenced: zero them as the run starts. */
-static void reset_maxima(struct trace *t)
-{
-	struct cb_sched_cpu *sc = t->sched_mm;
-	struct cb_sock_cpu *so = t->sock_mm;
-	int c, r;
-
-	for (c = 0; c < t->ncpus; c++) {
-		for (r = 0; r < CB_NR_ROLES; r++)
-			sc[c].role[r].rq_lat_max_ns = 0;
-		for (r = 0; r < CB_NR_SIDES; r++) {
-			so[c].side[r].rq_bytes_max = 0;
-			so[c].side[r].rcvbuf_max = 0;
-			so[c].side[r].wmem_max = 0;
-			so[c].side[r].sndbuf_max = 0;
-		}
-	}
 }
 
 static void add_interval(struct trace *t, const struct ks_snap *a,
@@ -578,7 +503,7 @@ static void *sampler_main(void *arg)
 		    ETIMEDOUT)
 			continue;
 		pthread_mutex_unlock(&t->lock);
-		take_snap(t, &t->cur);
+		snap_take(&t->src, &t->cur);
 		add_interval(t, &t->prev, &t->cur);
 		pthread_mutex_lock(&t->lock);
 		window(t, period);
@@ -595,23 +520,6 @@ static void *sampler_main(void *arg)
 	return NULL;
 }
 
-static void copy_snap(struct ks_snap *dst, const struct ks_snap *src)
-{
-	int n = src->ncpus;
-
-	dst->t_ns = src->t_ns;
-	dst->messages = src->messages;
-	memcpy(dst->sched, src->sched, sizeof(*dst->sched) * n);
-	memcpy(dst->sock, src->sock, sizeof(*dst->sock) * n);
-	memcpy(dst->stealers, src->stealers,
-	       sizeof(*dst->stealers) * src->nr_stealers);
-	dst->nr_stealers = src->nr_stealers;
-	memcpy(dst->prog, src->prog, sizeof(dst->prog));
-	memcpy(dst->recursion_misses, src->recursion_misses,
-	       sizeof(dst->recursion_misses));
-	dst->nr_progs = src->nr_progs;
-}
-
 int trace_run_begin(struct trace *t)
 {
 	pthread_condattr_t ca;
@@ -620,12 +528,12 @@ int trace_run_begin(struct trace *t)
 		return -1;
 	t->nr_iv = 0;
 	t->duty_ns = t->iv_duty_ns = 0;
-	take_snap(t, &t->begin);
-	reset_maxima(t);
+	snap_take(&t->src, &t->begin);
+	snap_reset_maxima(&t->src);
 	t->running = true;
 	if (!t->opts.interval_ms)
 		return 0;
-	copy_snap(&t->prev, &t->begin);
+	snap_copy(&t->prev, &t->begin);
 	t->stop = false;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -664,31 +572,6 @@ static void stop_sampler(struct trace *t)
 	t->sampler_on = false;
 }
 
-/*
- * The kernel recorded an outsider's comm when it first took a CPU, which
- * for a process that names itself later (prctl, pthread_setname_np) is
- * its old name.  At the end of the run the process usually still exists:
- * its current name is the one a user will recognise.
- */
-static void refresh_comm(struct ks_stealer *s)
-{
-	char path[64], name[32];
-	FILE *f;
-
-	if (s->is_benchmark || !s->pid)
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->pid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(name, sizeof(name), f)) {
-		name[strcspn(name, "\n")] = '\0';
-		if (*name)
-			snprintf(s->comm, sizeof(s->comm), "%.15s", name);
-	}
-	fclose(f);
-}
-
 struct kstats *trace_run_end(struct trace *t)
 {
 	int i;
@@ -698,7 +581,7 @@ struct kstats *trace_run_end(struct trace *t)
 		return NULL;
 	/* The sampler notices at once; its last interval ends before ours. */
 	stop_sampler(t);
-	take_snap(t, &t->end);
+	snap_take(&t->src, &t->end);
 	t->running = false;
 	if (t->opts.interval_ms)
 		add_interval(t, &t->prev, &t->end);
@@ -709,7 +592,7 @@ struct kstats *trace_run_end(struct trace *t)
 	k->sock_sample_rate = 1U << t->sample_shift;
 	scale_duty(t, k);
 	for (i = 0; i < k->nr_stealers; i++)
-		refresh_comm(&k->stealer[i]);
+		snap_refresh_comm(&k->stealer[i]);
 	if (t->nr_iv) {
 		k->interval = malloc(t->nr_iv * sizeof(*k->interval));
 		if (k->interval) {

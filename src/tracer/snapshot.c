@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Snapshots of the tracer's maps.  The per-CPU counters are mmapped
+ * arrays, so a snapshot of them is a memcpy and no syscall; the outsiders
+ * hash and the programs' run-time statistics need one syscall per entry,
+ * which is why they are few.  A run's kernel record is the difference of
+ * two snapshots (src/tracer/kstats.c).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "chatbench.h"
+#include "tracer/kstats.h"
+#include "tracer/snapshot.h"
+#include "util/timeutil.h"
+#include "sched.skel.h"
+
+static void snap_stealers(const struct snap_src *src, struct ks_snap *s)
+{
+	int fd = bpf_map__fd(src->sched->maps.stealers);
+	uint32_t key, next;
+	void *prev = NULL;
+
+	s->nr_stealers = 0;
+	while (s->nr_stealers < CB_MAX_STEALERS &&
+	       !bpf_map_get_next_key(fd, prev, &next)) {
+		struct ks_snap_stealer *e = &s->stealers[s->nr_stealers];
+
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &e->v))
+			continue;
+		e->pid = key;
+		s->nr_stealers++;
+	}
+}
+
+static void snap_progs(const struct snap_src *src, struct ks_snap *s)
+{
+	int i;
+
+	s->nr_progs = src->nr_progs;
+	for (i = 0; i < src->nr_progs; i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		snprintf(s->prog[i].name, sizeof(s->prog[i].name), "%s",
+			 bpf_program__name(src->prog[i]));
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(src->prog[i]), &info,
+					   &len))
+			continue;
+		s->prog[i].run_time_ns = info.run_time_ns;
+		s->prog[i].run_cnt = info.run_cnt;
+		s->recursion_misses[i] = info.recursion_misses;
+	}
+}
+
+void snap_take(const struct snap_src *src, struct ks_snap *s)
+{
+	const struct cb_cpu_state *cs = src->sched->bss->cpu_state;
+	int c;
+
+	s->messages = src->progress ? src->progress(src->progress_arg) : 0;
+	s->t_ns = now_ns();
+	memcpy(s->sched, src->sched_mm, sizeof(*s->sched) * src->ncpus);
+	memcpy(s->sock, src->sock_mm, sizeof(*s->sock) * src->ncpus);
+	/* A CPU idle right now has not yet been credited for it. */
+	for (c = 0; c < src->ncpus; c++) {
+		uint64_t start = cs[c].curr_start;
+
+		if (cs[c].curr_pid == 0 && start && s->t_ns > start)
+			s->sched[c].idle_ns += s->t_ns - start;
+	}
+	snap_stealers(src, s);
+	snap_progs(src, s);
+}
+
+/* Maxima cannot be differenced: zero them as the run starts. */
+void snap_reset_maxima(const struct snap_src *src)
+{
+	struct cb_sched_cpu *sc = src->sched_mm;
+	struct cb_sock_cpu *so = src->sock_mm;
+	int c, r;
+
+	for (c = 0; c < src->ncpus; c++) {
+		for (r = 0; r < CB_NR_ROLES; r++)
+			sc[c].role[r].rq_lat_max_ns = 0;
+		for (r = 0; r < CB_NR_SIDES; r++) {
+			so[c].side[r].rq_bytes_max = 0;
+			so[c].side[r].rcvbuf_max = 0;
+			so[c].side[r].wmem_max = 0;
+			so[c].side[r].sndbuf_max = 0;
+		}
+	}
+}
+
+void snap_copy(struct ks_snap *dst, const struct ks_snap *src)
+{
+	int n = src->ncpus;
+
+	dst->t_ns = src->t_ns;
+	dst->messages = src->messages;
+	memcpy(dst->sched, src->sched, sizeof(*dst->sched) * n);
+	memcpy(dst->sock, src->sock, sizeof(*dst->sock) * n);
+	memcpy(dst->stealers, src->stealers,
+	       sizeof(*dst->stealers) * src->nr_stealers);
+	dst->nr_stealers = src->nr_stealers;
+	memcpy(dst->prog, src->prog, sizeof(dst->prog));
+	memcpy(dst->recursion_misses, src->recursion_misses,
+	       sizeof(dst->recursion_misses));
+	dst->nr_progs = src->nr_progs;
+}
+
+/*
+ * The kernel recorded an outsider's comm when it first took a CPU, which
+ * for a process that names itself later (prctl, pthread_setname_np) is
+ * its old name.  At the end of the run the process usually still exists:
+ * its current name is the one a user will recognise.
+ */
+void snap_refresh_comm(struct ks_stealer *s)
+{
+	char path[64], name[32];
+	FILE *f;
+
+	if (s->is_benchmark || !s->pid)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (fgets(name, sizeof(name), f)) {
+		name[strcspn(name, "\n")] = '\0';
+		if (*name)
+			snprintf(s->comm, sizeof(s->comm), "%.15s", name);
+	}
+	fclose(f);
+}

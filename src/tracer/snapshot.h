@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Taking snapshots of the loaded programs' maps (tracer internal). */
+#ifndef CHATBENCH_SNAPSHOT_H
+#define CHATBENCH_SNAPSHOT_H
+
+#include <stdint.h>
+
+struct bpf_program;
+struct ks_snap;
+struct ks_stealer;
+struct sched_bpf;
+
+/* Where a snapshot reads from, set once the programs are loaded. */
+struct snap_src {
+	struct sched_bpf *sched;
+	void *sched_mm;			/* mmapped struct cb_sched_cpu[] */
+	void *sock_mm;			/* mmapped struct cb_sock_cpu[] */
+	int ncpus;
+	struct bpf_program **prog;	/* whose run-time stats to read */
+	int nr_progs;
+	uint64_t (*progress)(void *arg);	/* messages so far, or NULL */
+	void *progress_arg;
+};
+
+void snap_take(const struct snap_src *src, struct ks_snap *s);
+/* Maxima cannot be differenced: zero them as the run starts. */
+void snap_reset_maxima(const struct snap_src *src);
+void snap_copy(struct ks_snap *dst, const struct ks_snap *src);
+/* An outsider's current name, which it may have set after it was seen. */
+void snap_refresh_comm(struct ks_stealer *s);
+
+#endif
