@@ -13,6 +13,7 @@
 #include "workload/netio.h"
 #include "workload/proto.h"
 #include "util/reslimit.h"
+#include "workload/server/place.h"
 #include "workload/server/run.h"
 #include "util/roles.h"
 

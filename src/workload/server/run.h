@@ -65,14 +65,4 @@ extern const struct srv_model srv_model_threads;
 extern const struct srv_model srv_model_epoll;
 extern const struct srv_model srv_model_pool;
 
-/*
- * CPU placement (--cpus, --pin) of the server's threads.  srv_place_init
- * remembers the options and places the calling thread, the control plane,
- * as thread 0; threads it creates inherit a confinement, so only --pin
- * needs srv_place_thread for the k-th data-plane thread of a run (k >= 1).
- * Without --cpus and --pin both do nothing.
- */
-int srv_place_init(const struct server_opts *o, char *err, size_t len);
-void srv_place_thread(pthread_t t, unsigned int k);
-
 #endif

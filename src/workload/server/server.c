@@ -21,6 +21,7 @@
 
 #include "util/reslimit.h"
 #include "workload/netio.h"
+#include "workload/server/place.h"
 #include "workload/server/server.h"
 #include "workload/server/run.h"
 
@@ -407,7 +408,8 @@ int server_serve(const struct server_opts *o)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	/* Before any other thread exists: they all inherit the placement. */
-	if (srv_place_init(o, place_err, sizeof(place_err))) {
+	if (srv_place_init(o->cpus_set ? &o->cpus : NULL, o->pin, place_err,
+			   sizeof(place_err))) {
 		log_line("%s", place_err);
 		return 1;
 	}
