@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One server run as the control plane sees it (connections in accept
- * order, counts, the first failure) and the interface of the data-plane
- * models that move the units: two threads per connection as in the
- * original, or event loops.
+ * The small interface between the control plane and the data-plane
+ * models: one run (connections in accept order, counts, the first
+ * failure), the operations a model implements, and the services it may
+ * call.
  */
 #ifndef CHATBENCH_SRV_RUN_H
 #define CHATBENCH_SRV_RUN_H
@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct chat_start;
 struct server_opts;
 
 struct srv_conn {
@@ -50,14 +51,22 @@ struct srv_run {
 	char why[256];		/* first failure, under lock */
 };
 
+/* NULL when out of memory; every fd -1 until the control plane accepts. */
+struct srv_run *srv_run_new(const struct chat_start *st,
+			    const struct srv_model *model);
+/* Finishes the model, closes the connections, frees the run. */
+void srv_run_free(struct srv_run *run);
+
 /*
  * First failure wins.  Shuts every data socket down, which wakes workers
  * blocked in recv or send, then lets the model wake the others.
  */
 void srv_run_fail(struct srv_run *run, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Each worker a model starts is counted once, and finishes once. */
 void srv_worker_started(struct srv_run *run);
 void srv_worker_done(struct srv_run *run);
+/* Why a socket call of netio.h returned r short: closed, timed out, errno. */
 const char *srv_io_why(long r);
 
 extern const struct srv_model srv_model_threads;

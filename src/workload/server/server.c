@@ -14,7 +14,6 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -36,51 +35,6 @@ static void on_signal(int sig)
 	(void)sig;
 	if (stop_requested < 2)
 		stop_requested++;
-}
-
-void srv_run_fail(struct srv_run *run, const char *fmt, ...)
-{
-	unsigned int i;
-	va_list ap;
-
-	pthread_mutex_lock(&run->lock);
-	if (atomic_exchange(&run->failed, true)) {
-		pthread_mutex_unlock(&run->lock);
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(run->why, sizeof(run->why), fmt, ap);
-	va_end(ap);
-	pthread_mutex_unlock(&run->lock);
-	for (i = 0; i < run->nconn; i++)
-		if (run->conns[i].fd >= 0)
-			shutdown(run->conns[i].fd, SHUT_RDWR);
-	if (run->model && run->model->wake)
-		run->model->wake(run);
-}
-
-void srv_worker_started(struct srv_run *run)
-{
-	pthread_mutex_lock(&run->lock);
-	run->workers++;
-	pthread_mutex_unlock(&run->lock);
-}
-
-void srv_worker_done(struct srv_run *run)
-{
-	pthread_mutex_lock(&run->lock);
-	run->finished++;
-	pthread_cond_signal(&run->cond);
-	pthread_mutex_unlock(&run->lock);
-}
-
-const char *srv_io_why(long r)
-{
-	if (r >= 0)
-		return "connection closed by the client";
-	if (errno == EAGAIN || errno == EWOULDBLOCK)
-		return "timed out";
-	return strerror(errno);
 }
 
 static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -127,47 +81,6 @@ static int wait_listen(int lfd, int timeout_ms)
 		if (timeout_ms >= 0 && waited >= timeout_ms)
 			return 0;
 	}
-}
-
-static struct srv_run *run_new(const struct chat_start *st,
-			      const struct srv_model *model)
-{
-	struct srv_run *run = calloc(1, sizeof(*run));
-	unsigned int i;
-
-	if (!run)
-		return NULL;
-	run->rooms = st->rooms;
-	run->messages = st->messages;
-	run->users = st->users;
-	run->nconn = (unsigned int)st->rooms * (unsigned int)st->users;
-	run->model = model;
-	run->conns = calloc(run->nconn, sizeof(*run->conns));
-	if (!run->conns) {
-		free(run);
-		return NULL;
-	}
-	pthread_mutex_init(&run->lock, NULL);
-	pthread_cond_init(&run->cond, NULL);
-	for (i = 0; i < run->nconn; i++) {
-		run->conns[i].fd = -1;
-		run->conns[i].idx = i;
-	}
-	return run;
-}
-
-static void run_free(struct srv_run *run)
-{
-	unsigned int i;
-
-	run->model->finish(run);
-	for (i = 0; i < run->nconn; i++)
-		if (run->conns[i].fd >= 0)
-			close(run->conns[i].fd);
-	pthread_mutex_destroy(&run->lock);
-	pthread_cond_destroy(&run->cond);
-	free(run->conns);
-	free(run);
 }
 
 /*
@@ -341,7 +254,7 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 		refuse(ctl, peer, why);
 		return;
 	}
-	run = run_new(&st, o->model ? o->model : &srv_model_threads);
+	run = srv_run_new(&st, o->model ? o->model : &srv_model_threads);
 	if (!run) {
 		refuse(ctl, peer, "out of memory for the run");
 		return;
@@ -378,7 +291,7 @@ report:
 		fflush(stdout);
 	}
 out:
-	run_free(run);
+	srv_run_free(run);
 }
 
 static int announce_port(int fd, int lfd)
