@@ -21,7 +21,7 @@
 
 #include "workload/proto.h"
 #include "util/reslimit.h"
-#include "workload/server/server.h"
+#include "workload/server/models.h"
 #include "workload/server/place.h"
 #include "workload/server/run.h"
 #include "util/roles.h"
@@ -536,7 +536,7 @@ static int plane_init(struct srv_run *run, struct ev_plane *p)
 	return 0;
 }
 
-static int ev_start(struct srv_run *run, const struct server_opts *o,
+static int ev_start(struct srv_run *run, const struct srv_model_cfg *cfg,
 		    unsigned int nloops)
 {
 	struct ev_plane *p;
@@ -555,7 +555,7 @@ static int ev_start(struct srv_run *run, const struct server_opts *o,
 		goto nomem;
 	run->model_data = p;
 	p->run = run;
-	p->timeout_ms = o->timeout_ms;
+	p->timeout_ms = cfg->timeout_ms;
 	p->users = (unsigned int)run->users;
 	p->tx_goal = (uint64_t)run->messages * (p->users - 1);
 	p->rooms = calloc((size_t)run->rooms, sizeof(*p->rooms));
@@ -595,18 +595,26 @@ nomem:
 	return -1;
 }
 
-static int epoll_start(struct srv_run *run, const struct server_opts *o)
+/* The check before a run counts the loops asked for, rooms or not. */
+static unsigned long ev_threads(unsigned int nconn,
+				const struct srv_model_cfg *cfg)
 {
-	return ev_start(run, o, 1);
+	(void)nconn;
+	return cfg->loops;
 }
 
-static int pool_start(struct srv_run *run, const struct server_opts *o)
+static int epoll_start(struct srv_run *run, const struct srv_model_cfg *cfg)
 {
-	long n = o->loops;
+	return ev_start(run, cfg, 1);
+}
+
+static int pool_start(struct srv_run *run, const struct srv_model_cfg *cfg)
+{
+	long n = cfg->loops;
 
 	if (!n)
 		n = sysconf(_SC_NPROCESSORS_ONLN);
-	return ev_start(run, o, n > 0 ? (unsigned int)n : 1);
+	return ev_start(run, cfg, n > 0 ? (unsigned int)n : 1);
 }
 
 static void ev_finish(struct srv_run *run)
@@ -637,6 +645,7 @@ static void ev_finish(struct srv_run *run)
 
 const struct srv_model srv_model_epoll = {
 	.name = "epoll",
+	.threads = ev_threads,
 	.start = epoll_start,
 	.wake = ev_wake,
 	.finish = ev_finish,
@@ -644,6 +653,7 @@ const struct srv_model srv_model_epoll = {
 
 const struct srv_model srv_model_pool = {
 	.name = "pool",
+	.threads = ev_threads,
 	.start = pool_start,
 	.wake = ev_wake,
 	.finish = ev_finish,

@@ -3,7 +3,8 @@
  * The small interface between the control plane and the data-plane
  * models: one run (connections in accept order, counts, the first
  * failure), the operations a model implements, and the services it may
- * call.
+ * call.  A model needs nothing else of the server, and the control plane
+ * nothing else of a model.
  */
 #ifndef CHATBENCH_SRV_RUN_H
 #define CHATBENCH_SRV_RUN_H
@@ -14,7 +15,6 @@
 #include <stdint.h>
 
 struct chat_start;
-struct server_opts;
 
 struct srv_conn {
 	int fd;
@@ -25,10 +25,19 @@ struct srv_conn {
 
 struct srv_run;
 
+/* What a model takes from the command line, besides the run itself. */
+struct srv_model_cfg {
+	int timeout_ms;		/* bound on every wait inside a run */
+	unsigned int loops;	/* event-loop threads of epoll, pool=N */
+};
+
 struct srv_model {
 	const char *name;
+	/* How many threads start() makes for nconn connections, at most. */
+	unsigned long (*threads)(unsigned int nconn,
+				 const struct srv_model_cfg *cfg);
 	/* Start the workers; on failure call srv_run_fail() and return -1. */
-	int (*start)(struct srv_run *run, const struct server_opts *o);
+	int (*start)(struct srv_run *run, const struct srv_model_cfg *cfg);
 	/* After a failure: wake workers that wait outside socket calls. */
 	void (*wake)(struct srv_run *run);
 	/* Join the workers and free what start() made. */
@@ -68,10 +77,5 @@ void srv_worker_started(struct srv_run *run);
 void srv_worker_done(struct srv_run *run);
 /* Why a socket call of netio.h returned r short: closed, timed out, errno. */
 const char *srv_io_why(long r);
-
-extern const struct srv_model srv_model_threads;
-/* Event loops (srv_evloop.c): one loop, or opts->loops loops. */
-extern const struct srv_model srv_model_epoll;
-extern const struct srv_model srv_model_pool;
 
 #endif

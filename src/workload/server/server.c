@@ -203,6 +203,10 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 	unsigned long nconn;
 	size_t ext;
 	struct chat_start st;
+	const struct srv_model_cfg cfg = {
+		.timeout_ms = o->timeout_ms,
+		.loops = o->loops,
+	};
 	struct srv_run *run = NULL;
 	char peer[64], why[256];
 	uint64_t rx, tx;
@@ -247,19 +251,18 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 	/* Data sockets, plus the listener, control and stdio. */
 	nconn = (unsigned long)st.rooms * (unsigned long)st.users;
 	if (limits_ensure_fds(nconn + 32, why, sizeof(why)) ||
-	    limits_check_threads(o->model == &srv_model_epoll ||
-					 o->model == &srv_model_pool ?
-				 (unsigned long)o->loops : 2 * nconn,
+	    limits_check_threads(o->model->threads((unsigned int)nconn, &cfg),
 				 why, sizeof(why))) {
 		refuse(ctl, peer, why);
 		return;
 	}
-	run = srv_run_new(&st, o->model ? o->model : &srv_model_threads);
+	run = srv_run_new(&st, o->model);
 	if (!run) {
 		refuse(ctl, peer, "out of memory for the run");
 		return;
 	}
-	if (accept_users(run, lfd, ctl, o->timeout_ms) || run->model->start(run, o)) {
+	if (accept_users(run, lfd, ctl, o->timeout_ms) ||
+	    run->model->start(run, &cfg)) {
 		refuse(ctl, peer, run->why);
 		goto out;
 	}
