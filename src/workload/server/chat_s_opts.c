@@ -13,7 +13,7 @@
 #include "util/cpuset.h"
 #include "workload/netio.h"
 #include "util/numarg.h"
-#include "workload/server/run.h"
+#include "workload/server/models.h"
 
 /* Far more loops than CPUs only measures the scheduler. */
 #define POOL_MAX_LOOPS 1024
@@ -119,6 +119,7 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 	o->caps.max_rooms = CHAT_MAX_ROOMS;
 	o->caps.max_messages = CHAT_MAX_MESSAGES;
 	o->ready_fd = -1;
+	o->model = &srv_model_threads;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":t:qhV", longopts, NULL)) != -1) {

@@ -7,12 +7,10 @@
  * other users of the room, then writes each buffer that got data once, so
  * that one send carries many units.  Whole rooms belong to one loop (room
  * r to loop r % N): rooms never exchange units, so nothing crosses loops
- * and the hot path takes no lock.  Also here: the CPU placement of the
- * server's threads, which every model shares.
+ * and the hot path takes no lock.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -21,10 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/cpuset.h"
 #include "workload/proto.h"
 #include "util/reslimit.h"
-#include "workload/server/server.h"
+#include "workload/server/models.h"
+#include "workload/server/place.h"
 #include "workload/server/run.h"
 #include "util/roles.h"
 
@@ -538,7 +536,7 @@ static int plane_init(struct srv_run *run, struct ev_plane *p)
 	return 0;
 }
 
-static int ev_start(struct srv_run *run, const struct server_opts *o,
+static int ev_start(struct srv_run *run, const struct srv_model_cfg *cfg,
 		    unsigned int nloops)
 {
 	struct ev_plane *p;
@@ -557,7 +555,7 @@ static int ev_start(struct srv_run *run, const struct server_opts *o,
 		goto nomem;
 	run->model_data = p;
 	p->run = run;
-	p->timeout_ms = o->timeout_ms;
+	p->timeout_ms = cfg->timeout_ms;
 	p->users = (unsigned int)run->users;
 	p->tx_goal = (uint64_t)run->messages * (p->users - 1);
 	p->rooms = calloc((size_t)run->rooms, sizeof(*p->rooms));
@@ -597,18 +595,26 @@ nomem:
 	return -1;
 }
 
-static int epoll_start(struct srv_run *run, const struct server_opts *o)
+/* The check before a run counts the loops asked for, rooms or not. */
+static unsigned long ev_threads(unsigned int nconn,
+				const struct srv_model_cfg *cfg)
 {
-	return ev_start(run, o, 1);
+	(void)nconn;
+	return cfg->loops;
 }
 
-static int pool_start(struct srv_run *run, const struct server_opts *o)
+static int epoll_start(struct srv_run *run, const struct srv_model_cfg *cfg)
 {
-	long n = o->loops;
+	return ev_start(run, cfg, 1);
+}
+
+static int pool_start(struct srv_run *run, const struct srv_model_cfg *cfg)
+{
+	long n = cfg->loops;
 
 	if (!n)
 		n = sysconf(_SC_NPROCESSORS_ONLN);
-	return ev_start(run, o, n > 0 ? (unsigned int)n : 1);
+	return ev_start(run, cfg, n > 0 ? (unsigned int)n : 1);
 }
 
 static void ev_finish(struct srv_run *run)
@@ -639,6 +645,7 @@ static void ev_finish(struct srv_run *run)
 
 const struct srv_model srv_model_epoll = {
 	.name = "epoll",
+	.threads = ev_threads,
 	.start = epoll_start,
 	.wake = ev_wake,
 	.finish = ev_finish,
@@ -646,51 +653,9 @@ const struct srv_model srv_model_epoll = {
 
 const struct srv_model srv_model_pool = {
 	.name = "pool",
+	.threads = ev_threads,
 	.start = pool_start,
 	.wake = ev_wake,
 	.finish = ev_finish,
 };
 
-/*
- * Placement is a property of the process, set once from the command line
- * before any run, so it lives here rather than in each run.
- */
-static struct {
-	bool on, pin;
-	cpu_set_t set;
-} place;
-
-int srv_place_init(const struct server_opts *o, char *err, size_t len)
-{
-	char list[256];
-	int e;
-
-	if (!o->cpus_set && !o->pin)
-		return 0;
-	if (o->cpus_set) {
-		place.set = o->cpus;
-	} else if (cpuset_allowed(&place.set)) {
-		snprintf(err, len, "sched_getaffinity: %s", strerror(errno));
-		return -1;
-	}
-	place.pin = o->pin;
-	e = cpuset_place(pthread_self(), &place.set, place.pin, 0);
-	if (e) {
-		cpuset_format(&place.set, list, sizeof(list));
-		snprintf(err, len, "cannot run on CPUs %s: %s", list,
-			 strerror(e));
-		return -1;
-	}
-	place.on = true;
-	return 0;
-}
-
-/*
- * The set was checked when the control thread was placed; a failure now
- * (a CPU went offline) leaves the thread where it inherited to run.
- */
-void srv_place_thread(pthread_t t, unsigned int k)
-{
-	if (place.on)
-		(void)cpuset_place(t, &place.set, place.pin, k);
-}

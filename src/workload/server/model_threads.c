@@ -13,6 +13,8 @@
 #include "workload/netio.h"
 #include "workload/proto.h"
 #include "util/reslimit.h"
+#include "workload/server/models.h"
+#include "workload/server/place.h"
 #include "workload/server/run.h"
 #include "util/roles.h"
 
@@ -169,7 +171,14 @@ static int spawn(struct srv_run *run, pthread_t *t, const pthread_attr_t *a,
 	return 0;
 }
 
-static int threads_start(struct srv_run *run, const struct server_opts *o)
+static unsigned long threads_count(unsigned int nconn,
+				   const struct srv_model_cfg *cfg)
+{
+	(void)cfg;
+	return 2UL * nconn;
+}
+
+static int threads_start(struct srv_run *run, const struct srv_model_cfg *cfg)
 {
 	uint64_t slots = ring_size((uint64_t)run->messages, run->nconn);
 	struct thr_conn *tc;
@@ -178,7 +187,6 @@ static int threads_start(struct srv_run *run, const struct server_opts *o)
 	unsigned int i;
 	int err = 0;
 
-	(void)o;
 	tr = calloc(1, sizeof(*tr));
 	if (tr) {
 		tr->conn = calloc(run->nconn, sizeof(*tc));
@@ -218,8 +226,9 @@ static int threads_start(struct srv_run *run, const struct server_opts *o)
 	if (err) {
 		char why[CHAT_REASON_MAX];
 
-		limits_thread_error(err, run->workers + 1, 2UL * run->nconn,
-				    why, sizeof(why));
+		limits_thread_error(err, run->workers + 1,
+				    threads_count(run->nconn, cfg), why,
+				    sizeof(why));
 		srv_run_fail(run, "%s", why);
 		return -1;
 	}
@@ -250,6 +259,7 @@ static void threads_finish(struct srv_run *run)
 
 const struct srv_model srv_model_threads = {
 	.name = "threads",
+	.threads = threads_count,
 	.start = threads_start,
 	.wake = threads_wake,
 	.finish = threads_finish,

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One server run as the control plane sees it (connections in accept
- * order, counts, the first failure) and the interface of the data-plane
- * models that move the units: two threads per connection as in the
- * original, or event loops.
+ * The small interface between the control plane and the data-plane
+ * models: one run (connections in accept order, counts, the first
+ * failure), the operations a model implements, and the services it may
+ * call.  A model needs nothing else of the server, and the control plane
+ * nothing else of a model.
  */
 #ifndef CHATBENCH_SRV_RUN_H
 #define CHATBENCH_SRV_RUN_H
@@ -13,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct server_opts;
+struct chat_start;
 
 struct srv_conn {
 	int fd;
@@ -24,10 +25,19 @@ struct srv_conn {
 
 struct srv_run;
 
+/* What a model takes from the command line, besides the run itself. */
+struct srv_model_cfg {
+	int timeout_ms;		/* bound on every wait inside a run */
+	unsigned int loops;	/* event-loop threads of epoll, pool=N */
+};
+
 struct srv_model {
 	const char *name;
+	/* How many threads start() makes for nconn connections, at most. */
+	unsigned long (*threads)(unsigned int nconn,
+				 const struct srv_model_cfg *cfg);
 	/* Start the workers; on failure call srv_run_fail() and return -1. */
-	int (*start)(struct srv_run *run, const struct server_opts *o);
+	int (*start)(struct srv_run *run, const struct srv_model_cfg *cfg);
 	/* After a failure: wake workers that wait outside socket calls. */
 	void (*wake)(struct srv_run *run);
 	/* Join the workers and free what start() made. */
@@ -50,29 +60,22 @@ struct srv_run {
 	char why[256];		/* first failure, under lock */
 };
 
+/* NULL when out of memory; every fd -1 until the control plane accepts. */
+struct srv_run *srv_run_new(const struct chat_start *st,
+			    const struct srv_model *model);
+/* Finishes the model, closes the connections, frees the run. */
+void srv_run_free(struct srv_run *run);
+
 /*
  * First failure wins.  Shuts every data socket down, which wakes workers
  * blocked in recv or send, then lets the model wake the others.
  */
 void srv_run_fail(struct srv_run *run, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Each worker a model starts is counted once, and finishes once. */
 void srv_worker_started(struct srv_run *run);
 void srv_worker_done(struct srv_run *run);
+/* Why a socket call of netio.h returned r short: closed, timed out, errno. */
 const char *srv_io_why(long r);
-
-extern const struct srv_model srv_model_threads;
-/* Event loops (srv_evloop.c): one loop, or opts->loops loops. */
-extern const struct srv_model srv_model_epoll;
-extern const struct srv_model srv_model_pool;
-
-/*
- * CPU placement (--cpus, --pin) of the server's threads.  srv_place_init
- * remembers the options and places the calling thread, the control plane,
- * as thread 0; threads it creates inherit a confinement, so only --pin
- * needs srv_place_thread for the k-th data-plane thread of a run (k >= 1).
- * Without --cpus and --pin both do nothing.
- */
-int srv_place_init(const struct server_opts *o, char *err, size_t len);
-void srv_place_thread(pthread_t t, unsigned int k);
 
 #endif

@@ -14,13 +14,13 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "util/reslimit.h"
 #include "workload/netio.h"
+#include "workload/server/place.h"
 #include "workload/server/server.h"
 #include "workload/server/run.h"
 
@@ -35,51 +35,6 @@ static void on_signal(int sig)
 	(void)sig;
 	if (stop_requested < 2)
 		stop_requested++;
-}
-
-void srv_run_fail(struct srv_run *run, const char *fmt, ...)
-{
-	unsigned int i;
-	va_list ap;
-
-	pthread_mutex_lock(&run->lock);
-	if (atomic_exchange(&run->failed, true)) {
-		pthread_mutex_unlock(&run->lock);
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(run->why, sizeof(run->why), fmt, ap);
-	va_end(ap);
-	pthread_mutex_unlock(&run->lock);
-	for (i = 0; i < run->nconn; i++)
-		if (run->conns[i].fd >= 0)
-			shutdown(run->conns[i].fd, SHUT_RDWR);
-	if (run->model && run->model->wake)
-		run->model->wake(run);
-}
-
-void srv_worker_started(struct srv_run *run)
-{
-	pthread_mutex_lock(&run->lock);
-	run->workers++;
-	pthread_mutex_unlock(&run->lock);
-}
-
-void srv_worker_done(struct srv_run *run)
-{
-	pthread_mutex_lock(&run->lock);
-	run->finished++;
-	pthread_cond_signal(&run->cond);
-	pthread_mutex_unlock(&run->lock);
-}
-
-const char *srv_io_why(long r)
-{
-	if (r >= 0)
-		return "connection closed by the client";
-	if (errno == EAGAIN || errno == EWOULDBLOCK)
-		return "timed out";
-	return strerror(errno);
 }
 
 static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -126,47 +81,6 @@ static int wait_listen(int lfd, int timeout_ms)
 		if (timeout_ms >= 0 && waited >= timeout_ms)
 			return 0;
 	}
-}
-
-static struct srv_run *run_new(const struct chat_start *st,
-			      const struct srv_model *model)
-{
-	struct srv_run *run = calloc(1, sizeof(*run));
-	unsigned int i;
-
-	if (!run)
-		return NULL;
-	run->rooms = st->rooms;
-	run->messages = st->messages;
-	run->users = st->users;
-	run->nconn = (unsigned int)st->rooms * (unsigned int)st->users;
-	run->model = model;
-	run->conns = calloc(run->nconn, sizeof(*run->conns));
-	if (!run->conns) {
-		free(run);
-		return NULL;
-	}
-	pthread_mutex_init(&run->lock, NULL);
-	pthread_cond_init(&run->cond, NULL);
-	for (i = 0; i < run->nconn; i++) {
-		run->conns[i].fd = -1;
-		run->conns[i].idx = i;
-	}
-	return run;
-}
-
-static void run_free(struct srv_run *run)
-{
-	unsigned int i;
-
-	run->model->finish(run);
-	for (i = 0; i < run->nconn; i++)
-		if (run->conns[i].fd >= 0)
-			close(run->conns[i].fd);
-	pthread_mutex_destroy(&run->lock);
-	pthread_cond_destroy(&run->cond);
-	free(run->conns);
-	free(run);
 }
 
 /*
@@ -289,6 +203,10 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 	unsigned long nconn;
 	size_t ext;
 	struct chat_start st;
+	const struct srv_model_cfg cfg = {
+		.timeout_ms = o->timeout_ms,
+		.loops = o->loops,
+	};
 	struct srv_run *run = NULL;
 	char peer[64], why[256];
 	uint64_t rx, tx;
@@ -333,19 +251,18 @@ static void serve_run(const struct server_opts *o, int lfd, int ctl,
 	/* Data sockets, plus the listener, control and stdio. */
 	nconn = (unsigned long)st.rooms * (unsigned long)st.users;
 	if (limits_ensure_fds(nconn + 32, why, sizeof(why)) ||
-	    limits_check_threads(o->model == &srv_model_epoll ||
-					 o->model == &srv_model_pool ?
-				 (unsigned long)o->loops : 2 * nconn,
+	    limits_check_threads(o->model->threads((unsigned int)nconn, &cfg),
 				 why, sizeof(why))) {
 		refuse(ctl, peer, why);
 		return;
 	}
-	run = run_new(&st, o->model ? o->model : &srv_model_threads);
+	run = srv_run_new(&st, o->model);
 	if (!run) {
 		refuse(ctl, peer, "out of memory for the run");
 		return;
 	}
-	if (accept_users(run, lfd, ctl, o->timeout_ms) || run->model->start(run, o)) {
+	if (accept_users(run, lfd, ctl, o->timeout_ms) ||
+	    run->model->start(run, &cfg)) {
 		refuse(ctl, peer, run->why);
 		goto out;
 	}
@@ -377,7 +294,7 @@ report:
 		fflush(stdout);
 	}
 out:
-	run_free(run);
+	srv_run_free(run);
 }
 
 static int announce_port(int fd, int lfd)
@@ -407,7 +324,8 @@ int server_serve(const struct server_opts *o)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	/* Before any other thread exists: they all inherit the placement. */
-	if (srv_place_init(o, place_err, sizeof(place_err))) {
+	if (srv_place_init(o->cpus_set ? &o->cpus : NULL, o->pin, place_err,
+			   sizeof(place_err))) {
 		log_line("%s", place_err);
 		return 1;
 	}

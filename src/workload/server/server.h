@@ -23,8 +23,8 @@ struct server_opts {
 	int ready_fd;		/* >= 0: write the bound port there, close */
 	bool quiet;		/* no per-run SRV: lines */
 	long max_runs;		/* 0 = forever; for tests and soak */
-	const struct srv_model *model;	/* NULL: the original's threads */
-	unsigned int loops;	/* --model pool=N: event-loop threads */
+	const struct srv_model *model;	/* --model, models.h */
+	unsigned int loops;	/* event-loop threads of epoll, pool=N */
 	/*
 	 * --cpus and --pin: confine the server's threads (all of them, the
 	 * control thread too) to cpus, or pin each to one CPU of it.

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Placement is a property of the process, set once from the command line
+ * before any run and used by every model, so it lives here rather than in
+ * each run or in one of the models.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/cpuset.h"
+#include "workload/server/place.h"
+
+static struct {
+	bool on, pin;
+	cpu_set_t set;
+} place;
+
+int srv_place_init(const cpu_set_t *cpus, bool pin, char *err, size_t len)
+{
+	char list[256];
+	int e;
+
+	if (!cpus && !pin)
+		return 0;
+	if (cpus) {
+		place.set = *cpus;
+	} else if (cpuset_allowed(&place.set)) {
+		snprintf(err, len, "sched_getaffinity: %s", strerror(errno));
+		return -1;
+	}
+	place.pin = pin;
+	e = cpuset_place(pthread_self(), &place.set, place.pin, 0);
+	if (e) {
+		cpuset_format(&place.set, list, sizeof(list));
+		snprintf(err, len, "cannot run on CPUs %s: %s", list,
+			 strerror(e));
+		return -1;
+	}
+	place.on = true;
+	return 0;
+}
+
+/*
+ * The set was checked when the control thread was placed; a failure now
+ * (a CPU went offline) leaves the thread where it inherited to run.
+ */
+void srv_place_thread(pthread_t t, unsigned int k)
+{
+	if (place.on)
+		(void)cpuset_place(t, &place.set, place.pin, k);
+}

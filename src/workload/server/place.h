@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CPU placement (--cpus, --pin) of the server's threads.  The control
+ * plane sets it up once, before any run, and every model places its
+ * threads the same way, so it is neither the control plane's nor any
+ * model's: it takes the two options, not the server's whole set.
+ */
+#ifndef CHATBENCH_SRV_PLACE_H
+#define CHATBENCH_SRV_PLACE_H
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Remembers cpus (NULL: the CPUs chat_s was started on) and pin, and
+ * places the calling thread, the control plane, as thread 0; threads it
+ * creates inherit a confinement, so only pin needs srv_place_thread for
+ * the k-th data-plane thread of a run (k >= 1).  Without cpus and pin
+ * both do nothing.  0, or -1 with a sentence in err.
+ */
+int srv_place_init(const cpu_set_t *cpus, bool pin, char *err, size_t len);
+void srv_place_thread(pthread_t t, unsigned int k);
+
+#endif
