@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "workload/proto.h"
+#include "output/html/fmt.h"
 #include "output/html/report_html.h"
 #include "util/roles.h"
 
@@ -70,212 +71,6 @@ static const struct {
 	{ "benchmark_work", "more CPU per message" },
 	{ "hypervisor_steal", "the hypervisor took CPU time" },
 };
-
-/* ---- escaping ---------------------------------------------------------- */
-
-/* Where escaped text goes: a stream, or a bounded buffer (for tests). */
-struct sink {
-	FILE *f;
-	char *buf;
-	size_t len;
-	size_t pos;
-};
-
-static void sink_put(struct sink *s, const char *p, size_t n)
-{
-	size_t i;
-
-	if (s->f) {
-		fwrite(p, 1, n, s->f);
-		return;
-	}
-	for (i = 0; i < n; i++, s->pos++)
-		if (s->len && s->pos < s->len - 1)
-			s->buf[s->pos] = p[i];
-}
-
-/*
- * Length of the well-formed UTF-8 sequence at p that XML 1.0 accepts, 0
- * when there is none: overlong forms, surrogates and U+FFFE/U+FFFF are
- * refused, so that a parser never chokes on what a kernel comm held.
- */
-static size_t utf8_len(const unsigned char *p)
-{
-	uint32_t cp;
-	size_t n, i;
-
-	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
-		n = 2;
-		cp = p[0] & 0x1f;
-	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		n = 3;
-		cp = p[0] & 0x0f;
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		n = 4;
-		cp = p[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
-	    cp == 0xfffe || cp == 0xffff)
-		return 0;
-	return n;
-}
-
-static void escape_to(struct sink *s, const char *str)
-{
-	const unsigned char *p = (const unsigned char *)str;
-	size_t n;
-
-	while (p && *p) {
-		switch (*p) {
-		case '&':
-			sink_put(s, "&amp;", 5);
-			break;
-		case '<':
-			sink_put(s, "&lt;", 4);
-			break;
-		case '>':
-			sink_put(s, "&gt;", 4);
-			break;
-		case '"':
-			sink_put(s, "&quot;", 6);
-			break;
-		case '\'':
-			sink_put(s, "&#39;", 5);
-			break;
-		default:
-			if (*p >= 0x80) {
-				n = utf8_len(p);
-				if (n) {
-					sink_put(s, (const char *)p, n);
-					p += n;
-				} else {
-					sink_put(s, "\xef\xbf\xbd", 3);
-					p++;
-				}
-				continue;
-			}
-			/* XML 1.0 has no way to write most control codes. */
-			if ((*p < 0x20 && *p != '\t' && *p != '\n' &&
-			     *p != '\r') || *p == 0x7f)
-				sink_put(s, "?", 1);
-			else
-				sink_put(s, (const char *)p, 1);
-		}
-		p++;
-	}
-}
-
-size_t report_html_escape(char *dst, size_t len, const char *s)
-{
-	struct sink k = { .buf = dst, .len = len };
-
-	escape_to(&k, s);
-	if (len)
-		dst[k.pos < len ? k.pos : len - 1] = '\0';
-	return k.pos;
-}
-
-static void esc(FILE *f, const char *s)
-{
-	struct sink k = { .f = f };
-
-	escape_to(&k, s);
-}
-
-/* ---- numbers ----------------------------------------------------------- */
-
-/* "812 ns", "3.4 µs", "12.0 ms", "1.25 s"; thresholds avoid "1000.0 µs". */
-static const char *fmt_ns(char *b, size_t n, double ns)
-{
-	if (ns < 999.5)
-		snprintf(b, n, "%.0f ns", ns);
-	else if (ns < 999.95e3)
-		snprintf(b, n, "%.1f µs", ns / 1e3);
-	else if (ns < 999.95e6)
-		snprintf(b, n, "%.1f ms", ns / 1e6);
-	else
-		snprintf(b, n, "%.2f s", ns / 1e9);
-	return b;
-}
-
-static const char *fmt_bytes(char *b, size_t n, double v)
-{
-	if (v < 999.5)
-		snprintf(b, n, "%.0f B", v);
-	else if (v < 999.95e3)
-		snprintf(b, n, "%.1f kB", v / 1e3);
-	else
-		snprintf(b, n, "%.1f MB", v / 1e6);
-	return b;
-}
-
-/* A rate with three significant digits: "950", "95.5 k", "1.23 M". */
-static const char *fmt_rate(char *b, size_t n, double v)
-{
-	if (v < 999.5)
-		snprintf(b, n, "%.0f", v);
-	else if (v < 999.5e3)
-		snprintf(b, n, "%.3g k", v / 1e3);
-	else
-		snprintf(b, n, "%.3g M", v / 1e6);
-	return b;
-}
-
-/* Decade tick labels: 1 µs, 10 µs ... or 100 B, 1 kB ... */
-static const char *fmt_decade(char *b, size_t n, double v, bool bytes)
-{
-	static const char *const ns_units[] = { "ns", "µs", "ms", "s" };
-	static const char *const b_units[] = { "B", "kB", "MB", "GB" };
-	const char *const *u = bytes ? b_units : ns_units;
-	int i = 0;
-
-	while (v >= 999.5 && i < 3) {
-		v /= 1000;
-		i++;
-	}
-	snprintf(b, n, "%.0f %s", v, u[i]);
-	return b;
-}
-
-/* An axis tick in the unit its step is counted in: "0", "200 ms". */
-static const char *fmt_ns_tick(char *b, size_t n, double v, double step)
-{
-	static const struct {
-		double scale;
-		const char *unit;
-	} u[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "µs" }, { 1, "ns" } };
-	size_t i;
-
-	if (v <= 0) {
-		snprintf(b, n, "0");
-		return b;
-	}
-	for (i = 0; i < 3 && step < u[i].scale; i++)
-		;
-	snprintf(b, n, "%g %s", v / u[i].scale, u[i].unit);
-	return b;
-}
-
-/* A step of 1, 2 or 5 times a power of ten giving about want ticks. */
-static double nice_step(double max, int want)
-{
-	double raw, mag, r;
-
-	if (max <= 0)
-		return 1;
-	raw = max / want;
-	mag = pow(10, floor(log10(raw)));
-	r = raw / mag;
-	return mag * (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10);
-}
 
 /* ---- log-linear positions ---------------------------------------------- */
 
@@ -505,7 +300,7 @@ static void group_title(FILE *f, const struct group_view *v)
 	int msgs = s->present ? s->messages : r0 ? r0->messages : 0;
 
 	if (*v->g->sweep_label) {
-		esc(f, v->g->sweep_label);
+		html_esc(f, v->g->sweep_label);
 		fputs(": ", f);
 	}
 	fprintf(f, "%d room%s × %d message%s, %zu run%s", rooms,
@@ -579,7 +374,7 @@ static void page_head(FILE *f, const char *title)
 	      "<meta name=\"viewport\" content=\"width=device-width\"/>\n"
 	      "<meta name=\"generator\" content=\"chatbench " CHATBENCH_VERSION
 	      "\"/>\n<title>", f);
-	esc(f, title);
+	html_esc(f, title);
 	fputs("</title>\n<style>\n", f);
 	fputs(css, f);
 	for (i = 0; i < HM_LEVELS; i++)
@@ -596,18 +391,18 @@ static void file_meta(FILE *f, const struct result_file *rf)
 		if (rf->groups[i].summary.present)
 			s = &rf->groups[i].summary;
 	fputs("<p class=\"meta\">", f);
-	esc(f, rf->path);
+	html_esc(f, rf->path);
 	if (s) {
 		fputs(" · kernel ", f);
-		esc(f, s->kernel_release ? s->kernel_release : "?");
+		html_esc(f, s->kernel_release ? s->kernel_release : "?");
 		fputs(" · host ", f);
-		esc(f, s->host ? s->host : "?");
+		html_esc(f, s->host ? s->host : "?");
 		fprintf(f, " · %d CPUs · %d users per room · tracing ", s->cpus,
 			s->users_per_room);
-		esc(f, s->tracing ? s->tracing : "?");
+		html_esc(f, s->tracing ? s->tracing : "?");
 		if (s->command_line) {
 			fputs(" · <code>", f);
-			esc(f, s->command_line);
+			html_esc(f, s->command_line);
 			fputs("</code>", f);
 		}
 		if (s->interrupted)
@@ -631,10 +426,10 @@ static void first_cause(FILE *f, const struct run_view *rv)
 		      f);
 		return;
 	}
-	esc(f, words_of(jstr(c, "kind")));
+	html_esc(f, words_of(jstr(c, "kind")));
 	if (task && *task) {
 		fputs(" (<b>", f);
-		esc(f, task);
+		html_esc(f, task);
 		fprintf(f, "</b>, pid %d)",
 			(int)json_integer_value(json_object_get(c, "pid")));
 	}
@@ -667,7 +462,7 @@ static void verdict_lines(FILE *f, const struct group_view *v,
 		fputs("<p>", f);
 		if (where && *where) {
 			fputs("<span class=\"where\">", f);
-			esc(f, where);
+			html_esc(f, where);
 			fputs(":</span> ", f);
 		}
 		fputs("<b>no run completed.</b></p>", f);
@@ -681,7 +476,7 @@ static void verdict_lines(FILE *f, const struct group_view *v,
 		fputs("<p>", f);
 		if (where && *where) {
 			fputs("<span class=\"where\">", f);
-			esc(f, where);
+			html_esc(f, where);
 			fputs(":</span> ", f);
 		}
 		fprintf(f, "<b style=\"color:" C_SLOW "\">Run %d was slow</b>: %s msg/s, ",
@@ -701,7 +496,7 @@ static void verdict_lines(FILE *f, const struct group_view *v,
 		fputs("<p>", f);
 		if (where && *where) {
 			fputs("<span class=\"where\">", f);
-			esc(f, where);
+			html_esc(f, where);
 			fputs(":</span> ", f);
 		}
 		if (v->has_verdicts)
@@ -779,10 +574,10 @@ static void run_causes(FILE *f, const struct run_view *rv)
 	fputs("<ol class=\"causes\">", f);
 	json_array_foreach(causes, i, c) {
 		fputs("<li><b>", f);
-		esc(f, words_of(jstr(c, "kind")));
+		html_esc(f, words_of(jstr(c, "kind")));
 		fprintf(f, "</b> (%.0f %% of the loss): ",
 			100 * json_number_value(json_object_get(c, "share")));
-		esc(f, jstr(c, "sentence"));
+		html_esc(f, jstr(c, "sentence"));
 		fputs("</li>", f);
 	}
 	fputs("</ol>", f);
@@ -798,7 +593,7 @@ static void run_dips(FILE *f, const struct run_view *rv)
 	json_array_foreach(dips, i, d) {
 		fprintf(f, "%s<span title=\"", i ? ", " :
 			" <span class=\"small\">dips inside the run: ");
-		esc(f, jstr(d, "sentence"));
+		html_esc(f, jstr(d, "sentence"));
 		fprintf(f, "\">%.1f–%.1f s at %s msg/s</span>",
 			json_number_value(json_object_get(d, "from_s")),
 			json_number_value(json_object_get(d, "to_s")),
@@ -844,7 +639,7 @@ static void runs_table(FILE *f, const struct group_view *v)
 		if (rv->failed) {
 			fputs("<td class=\"num\">–</td><td class=\"num\">–</td><td><span class=\"tag fail\">FAILED</span> ",
 			      f);
-			esc(f, rv->r->error ? rv->r->error : "");
+			html_esc(f, rv->r->error ? rv->r->error : "");
 			fputs("</td></tr>\n", f);
 			continue;
 		}
@@ -1424,7 +1219,7 @@ static void stealers(FILE *f, const struct group_view *v)
 			w = ns / max * ST_W;
 			fprintf(f, "<rect x=\"%.1f\" y=\"2\" width=\"%.1f\" height=\"16\" style=\"fill:%s;stroke:#fff;stroke-width:.6\"><title>",
 				x, w, task_colour(tc, ntc, s));
-			esc(f, jstr(s, "comm"));
+			html_esc(f, jstr(s, "comm"));
 			fprintf(f, ": %.3f s</title></rect>", ns / 1e9);
 			x += w;
 		}
@@ -1443,11 +1238,11 @@ static void stealers(FILE *f, const struct group_view *v)
 				shown ? " · " : "", task_colour(tc, ntc, s),
 				shown ? "2px" : "0");
 			if (bench) {
-				esc(f, jstr(s, "comm"));
+				html_esc(f, jstr(s, "comm"));
 				fputs(" (benchmark)", f);
 			} else {
 				fputs("<b style=\"color:#1d1d1f\">", f);
-				esc(f, jstr(s, "comm"));
+				html_esc(f, jstr(s, "comm"));
 				fprintf(f, "</b> (pid %d)",
 					(int)json_integer_value(json_object_get(s, "pid")));
 			}
@@ -1742,7 +1537,7 @@ static void sweep_chart(FILE *f, const struct sweep_series *ser, size_t ns,
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"lab\">",
 		SW_L + pw / 2, SW_H - 2);
-	esc(f, param);
+	html_esc(f, param);
 	fputs("</text>", f);
 	for (s = 0; s < ns; s++) {
 		const char *colour = ns > 1 ? task_colours[s % NR_TASK_COLOURS] :
@@ -1787,7 +1582,7 @@ static void sweep_chart(FILE *f, const struct sweep_series *ser, size_t ns,
 					SW_T + ph - p->max / max * ph);
 			fprintf(f, "<circle class=\"sweep-point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" style=\"fill:%s\"><title>",
 				x, SW_T + ph - y / max * ph, colour);
-			esc(f, ser[s].label);
+			html_esc(f, ser[s].label);
 			fprintf(f, " %g: %s</title></circle>", p->value,
 				fig == SW_TP ? fmt_rate(a, sizeof(a), y) :
 					       fmt_ns(a, sizeof(a), y));
@@ -1877,14 +1672,14 @@ static int sweep_section(FILE *f, const struct result_file *files,
 	}
 	qsort(vals, nv, sizeof(*vals), cmp_double);
 	fputs("<h2>Sweep of ", f);
-	esc(f, param);
+	html_esc(f, param);
 	fputs("</h2>\n<p class=\"note\">Each point is one sweep point's runs; the x axis lists the swept values in order, evenly spaced.", f);
 	if (ns > 1) {
 		fputs(" Files:", f);
 		for (i = 0; i < ns; i++) {
 			fprintf(f, "<span class=\"key\" style=\"background:%s\"></span>",
 				task_colours[i % NR_TASK_COLOURS]);
-			esc(f, ser[i].label);
+			html_esc(f, ser[i].label);
 		}
 	}
 	fputs("</p>\n<div class=\"sweep\">\n", f);
@@ -1943,11 +1738,12 @@ static void cmp_table(FILE *f, const struct result_file *files, size_t nfiles,
 					g->runs[k].json, "slow"));
 			results_throughput(g, &avg, &mn, &mx, &n);
 			fputs("<tr class=\"cmp-row\"><td>", f);
-			esc(f, labels[i]);
+			html_esc(f, labels[i]);
 			fputs("</td>", f);
 			if (sweep) {
 				fputs("<td>", f);
-				esc(f, *g->sweep_label ? g->sweep_label : "–");
+				html_esc(f, *g->sweep_label ? g->sweep_label :
+							   "–");
 				fputs("</td>", f);
 			}
 			fprintf(f, "<td class=\"num\">%d</td>", n);
@@ -1983,7 +1779,7 @@ static void cmp_table(FILE *f, const struct result_file *files, size_t nfiles,
 			else
 				fputs("<td class=\"num\">–</td>", f);
 			fputs("<td>", f);
-			esc(f, kernel ? kernel : "–");
+			html_esc(f, kernel ? kernel : "–");
 			fputs("</td></tr>\n", f);
 		}
 	}
@@ -2074,7 +1870,7 @@ static int render(FILE *f, const struct result_file *files, size_t nfiles,
 		budget = budget * 2 / ngroups > 40 ? budget * 2 / ngroups : 40;
 	page_head(f, o->title ? o->title : "chatbench report");
 	fputs("<h1>", f);
-	esc(f, o->title ? o->title : "chatbench report");
+	html_esc(f, o->title ? o->title : "chatbench report");
 	fputs("</h1>\n", f);
 	for (i = 0; i < nfiles; i++)
 		file_meta(f, &files[i]);
@@ -2086,7 +1882,7 @@ static int render(FILE *f, const struct result_file *files, size_t nfiles,
 	for (i = 0, nv = 0; i < nfiles; i++) {
 		if (nfiles > 1) {
 			fputs("<h2 class=\"file\">", f);
-			esc(f, labels[i]);
+			html_esc(f, labels[i]);
 			fputs("</h2>\n", f);
 			file_meta(f, &files[i]);
 		}
