@@ -27,10 +27,9 @@
 #include "workload/proto.h"
 #include "output/html/fmt.h"
 #include "output/html/report_html.h"
+#include "output/html/view.h"
 #include "util/roles.h"
 
-#define HM_PER_OCTAVE	2	/* heat-map rows per octave of latency */
-#define HM_NR_ROWS	(64 * HM_PER_OCTAVE)
 #define DIST_PER_OCTAVE	4	/* histogram bins per octave, at most */
 #define DIST_NR_BINS	(64 * DIST_PER_OCTAVE)
 #define DIST_FINE_MIN	5000	/* fewer samples: 2 bins per octave */
@@ -72,160 +71,6 @@ static const struct {
 	{ "hypervisor_steal", "the hypervisor took CPU time" },
 };
 
-/* ---- log-linear positions ---------------------------------------------- */
-
-static int msb64(uint64_t v)
-{
-	return 63 - __builtin_clzll(v);
-}
-
-/*
- * Bin of lo with k (a power of two) linear bins per octave: the same
- * layout as the kernel's histograms, coarser, so that every kernel
- * bucket falls in exactly one bin.
- */
-static int ll_bin(uint64_t lo, int k)
-{
-	int e, kb = __builtin_ctz((unsigned int)k);
-	uint64_t off;
-
-	if (!lo)
-		return 0;
-	e = msb64(lo);
-	off = lo - (1ULL << e);
-	if (e >= kb)
-		return e * k + (int)(off >> (e - kb));
-	return e * k + (int)((off << kb) >> e);
-}
-
-int report_hm_row(uint64_t lo)
-{
-	return ll_bin(lo, HM_PER_OCTAVE);
-}
-
-/* The continuous position of v on the same scale: bin b spans [b, b+1). */
-static double ll_pos(double v, int k)
-{
-	int e;
-
-	if (v < 1)
-		return 0;
-	e = (int)floor(log2(v));
-	return e * k + k * (v / ldexp(1, e) - 1);
-}
-
-/* ---- bucket sets ------------------------------------------------------- */
-
-struct bset {
-	struct results_bucket *b;
-	size_t n;
-	size_t cap;
-	uint64_t total;
-};
-
-static uint64_t ju64(const json_t *v)
-{
-	json_int_t i = json_integer_value(v);
-
-	return i > 0 ? (uint64_t)i : 0;
-}
-
-/* Adds the {"lo","hi","count"} array arr (a histogram's buckets). */
-static int bset_add(struct bset *s, const json_t *arr)
-{
-	const json_t *e, *hi;
-	size_t i;
-
-	json_array_foreach(arr, i, e) {
-		struct results_bucket b;
-
-		b.lo = ju64(json_object_get(e, "lo"));
-		hi = json_object_get(e, "hi");
-		b.hi = json_is_integer(hi) ? ju64(hi) : UINT64_MAX;
-		b.count = ju64(json_object_get(e, "count"));
-		if (!b.count || b.hi <= b.lo)
-			continue;
-		if (s->n == s->cap) {
-			size_t ncap = s->cap ? s->cap * 2 : 128;
-			struct results_bucket *nb = realloc(s->b,
-							    ncap * sizeof(*nb));
-
-			if (!nb)
-				return -1;
-			s->b = nb;
-			s->cap = ncap;
-		}
-		s->b[s->n++] = b;
-		s->total += b.count;
-	}
-	return 0;
-}
-
-static int cmp_bucket(const void *a, const void *b)
-{
-	const struct results_bucket *x = a, *y = b;
-
-	return (x->lo > y->lo) - (x->lo < y->lo);
-}
-
-/* Sorted, equal buckets added: what results_buckets_percentile reads. */
-static void bset_merge(struct bset *s)
-{
-	size_t i, k = 0;
-
-	if (!s->n)
-		return;
-	qsort(s->b, s->n, sizeof(*s->b), cmp_bucket);
-	for (i = 0; i < s->n; i++) {
-		if (k && s->b[k - 1].lo == s->b[i].lo) {
-			s->b[k - 1].count += s->b[i].count;
-			continue;
-		}
-		s->b[k++] = s->b[i];
-	}
-	s->n = k;
-}
-
-static uint64_t bset_pct(struct bset *s, double p)
-{
-	bset_merge(s);
-	return results_buckets_percentile(s->b, s->n, p);
-}
-
-static void bset_free(struct bset *s)
-{
-	free(s->b);
-	memset(s, 0, sizeof(*s));
-}
-
-/* ---- what the page is drawn from --------------------------------------- */
-
-struct run_view {
-	const struct result_run *r;
-	const json_t *kernel;	/* NULL: untraced */
-	const json_t *intervals;
-	bool slow;
-	bool failed;
-	double shortfall;	/* 1 - throughput / median */
-	uint64_t span_ns;	/* its length on the time axis */
-	double x0, w;		/* its segment on the timeline */
-};
-
-struct group_view {
-	const struct result_file *file;
-	const struct result_group *g;
-	size_t file_idx;
-	int id;			/* unique on the page */
-	struct run_view *runs;
-	size_t n;
-	size_t nslow;
-	size_t nok;
-	size_t ntraced;
-	bool has_verdicts;	/* the runs carry the diagnosis' "slow" */
-	double median;
-	double max_tp;
-};
-
 static const char *words_of(const char *kind)
 {
 	size_t i;
@@ -234,62 +79,6 @@ static const char *words_of(const char *kind)
 		if (kind && !strcmp(kind, cause_words[i].kind))
 			return cause_words[i].words;
 	return kind ? kind : "unknown cause";
-}
-
-static const char *jstr(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
-static int view_group(struct group_view *v, const struct result_file *files,
-		      size_t file, size_t group, int id)
-{
-	const struct result_group *g = &files[file].groups[group];
-	size_t i;
-
-	memset(v, 0, sizeof(*v));
-	v->file = &files[file];
-	v->file_idx = file;
-	v->g = g;
-	v->id = id;
-	v->n = g->nr_runs;
-	v->runs = calloc(v->n ? v->n : 1, sizeof(*v->runs));
-	if (!v->runs)
-		return -1;
-	if (g->summary.present && g->summary.median > 0)
-		v->median = g->summary.median;
-	else if (!results_median(g, results_run_throughput, &v->median))
-		v->median = 0;
-	for (i = 0; i < v->n; i++) {
-		struct run_view *rv = &v->runs[i];
-		const json_t *slow, *iv, *last;
-
-		rv->r = &g->runs[i];
-		rv->failed = !rv->r->ok;
-		slow = json_object_get(rv->r->json, "slow");
-		v->has_verdicts |= json_is_boolean(slow);
-		rv->slow = !rv->failed && json_is_true(slow);
-		v->nslow += rv->slow;
-		v->nok += !rv->failed;
-		if (v->median > 0 && !rv->failed)
-			rv->shortfall = 1 - rv->r->throughput / v->median;
-		if (rv->r->throughput > v->max_tp)
-			v->max_tp = rv->r->throughput;
-		rv->kernel = json_object_get(rv->r->json, "kernel");
-		if (!json_is_object(rv->kernel))
-			rv->kernel = NULL;
-		v->ntraced += rv->kernel != NULL;
-		iv = json_object_get(rv->kernel, "intervals");
-		rv->intervals = json_array_size(iv) ? iv : NULL;
-		/* The series' own clock when it has one, else the run's. */
-		last = json_array_get(iv, json_array_size(iv) - 1);
-		if (last)
-			rv->span_ns = ju64(json_object_get(last, "start_ns")) +
-				      ju64(json_object_get(last, "duration_ns"));
-		if (!rv->span_ns && rv->r->elapsed_s > 0)
-			rv->span_ns = (uint64_t)(rv->r->elapsed_s * 1e9);
-	}
-	return 0;
 }
 
 static void group_title(FILE *f, const struct group_view *v)
@@ -661,109 +450,6 @@ static void runs_table(FILE *f, const struct group_view *v)
 
 /* ---- the timeline: throughput over a run-queue latency heat map -------- */
 
-struct hm_col {
-	size_t run;
-	uint64_t t0_ns;		/* from the run's start */
-	uint64_t dur_ns;
-	uint64_t messages;
-	uint64_t p99_ns;	/* the worst interval's, when merged */
-	uint64_t *rows;		/* HM_NR_ROWS counts */
-};
-
-struct timeline {
-	struct hm_col *cols;
-	size_t ncols;
-	size_t nintervals;
-	size_t merge;
-	uint64_t *counts;
-	int rmin, rmax;		/* non-empty rows; rmax < rmin: none */
-	uint64_t max_count;
-	double max_tp;
-	size_t ncells;
-};
-
-static void timeline_free(struct timeline *t)
-{
-	free(t->cols);
-	free(t->counts);
-	memset(t, 0, sizeof(*t));
-}
-
-static int timeline_build(struct timeline *t, const struct group_view *v,
-			  size_t budget)
-{
-	size_t i, k, c, base = 0;
-	const json_t *iv, *b;
-
-	memset(t, 0, sizeof(*t));
-	t->rmin = HM_NR_ROWS;
-	t->rmax = -1;
-	for (i = 0; i < v->n; i++)
-		t->nintervals += json_array_size(v->runs[i].intervals);
-	if (!t->nintervals)
-		return 0;
-	t->merge = (t->nintervals + budget - 1) / budget;
-	for (i = 0; i < v->n; i++)
-		t->ncols += (json_array_size(v->runs[i].intervals) + t->merge -
-			     1) / t->merge;
-	t->cols = calloc(t->ncols, sizeof(*t->cols));
-	t->counts = calloc(t->ncols * HM_NR_ROWS, sizeof(*t->counts));
-	if (!t->cols || !t->counts)
-		return -1;
-	for (c = 0; c < t->ncols; c++)
-		t->cols[c].rows = t->counts + c * HM_NR_ROWS;
-	for (i = 0; i < v->n; i++) {
-		const json_t *arr = v->runs[i].intervals;
-
-		json_array_foreach(arr, k, iv) {
-			struct hm_col *col = &t->cols[base + k / t->merge];
-			const json_t *bk = json_object_get(iv, "rq_buckets");
-			uint64_t p99 = ju64(json_object_get(iv, "rq_p99_ns"));
-			size_t j;
-
-			col->run = i;
-			if (k % t->merge == 0)
-				col->t0_ns = ju64(json_object_get(iv, "start_ns"));
-			col->dur_ns += ju64(json_object_get(iv, "duration_ns"));
-			col->messages += ju64(json_object_get(iv, "messages"));
-			if (p99 > col->p99_ns)
-				col->p99_ns = p99;
-			json_array_foreach(bk, j, b) {
-				uint64_t n = ju64(json_object_get(b, "count"));
-				int r = report_hm_row(ju64(json_object_get(b, "lo")));
-
-				if (n)
-					col->rows[r] += n;
-			}
-		}
-		base += (json_array_size(arr) + t->merge - 1) / t->merge;
-	}
-	for (c = 0; c < t->ncols; c++) {
-		struct hm_col *col = &t->cols[c];
-		int r;
-
-		if (col->dur_ns) {
-			double tp = (double)col->messages * 1e9 /
-				    (double)col->dur_ns;
-
-			if (tp > t->max_tp)
-				t->max_tp = tp;
-		}
-		for (r = 0; r < HM_NR_ROWS; r++) {
-			if (!col->rows[r])
-				continue;
-			t->ncells++;
-			if (r < t->rmin)
-				t->rmin = r;
-			if (r > t->rmax)
-				t->rmax = r;
-			if (col->rows[r] > t->max_count)
-				t->max_count = col->rows[r];
-		}
-	}
-	return 0;
-}
-
 /* Colour step of a count: log scale from 1 to the map's largest count. */
 static int heat_level(uint64_t n, uint64_t max)
 {
@@ -1096,51 +782,7 @@ cleanup:
 
 /* ---- who took the CPU -------------------------------------------------- */
 
-struct task_colour {
-	const char *comm;
-	double ns;
-};
-
-static int cmp_task(const void *a, const void *b)
-{
-	const struct task_colour *x = a, *y = b;
-
-	return (x->ns < y->ns) - (x->ns > y->ns);
-}
-
-/* Outsider tasks of the group by CPU taken, so colours follow the worst. */
-static size_t outsiders(const struct group_view *v, struct task_colour *out,
-			size_t max)
-{
-	size_t i, k, j, n = 0;
-	const json_t *s;
-
-	for (i = 0; i < v->n; i++) {
-		const json_t *st = json_object_get(v->runs[i].kernel,
-						   "stealers");
-
-		json_array_foreach(st, k, s) {
-			const char *comm = jstr(s, "comm");
-
-			if (!comm || json_is_true(json_object_get(s, "is_benchmark")))
-				continue;
-			for (j = 0; j < n; j++)
-				if (!strcmp(out[j].comm, comm))
-					break;
-			if (j == n) {
-				if (n == max)
-					continue;
-				out[n].comm = comm;
-				out[n++].ns = 0;
-			}
-			out[j].ns += (double)ju64(json_object_get(s, "ns"));
-		}
-	}
-	qsort(out, n, sizeof(*out), cmp_task);
-	return n;
-}
-
-static const char *task_colour(const struct task_colour *tc, size_t n,
+static const char *task_colour(const struct outsider *tc, size_t n,
 			       const json_t *s)
 {
 	const char *comm = jstr(s, "comm");
@@ -1162,7 +804,7 @@ static const char *task_colour(const struct task_colour *tc, size_t n,
 
 static void stealers(FILE *f, const struct group_view *v)
 {
-	struct task_colour tc[64];
+	struct outsider tc[64];
 	size_t ntc, i, k;
 	double max = 0, step, tk;
 	char a[32];
@@ -1170,7 +812,7 @@ static void stealers(FILE *f, const struct group_view *v)
 
 	if (!v->ntraced)
 		return;
-	ntc = outsiders(v, tc, sizeof(tc) / sizeof(tc[0]));
+	ntc = rank_outsiders(v, tc, sizeof(tc) / sizeof(tc[0]));
 	for (i = 0; i < v->n; i++) {
 		const json_t *st = json_object_get(v->runs[i].kernel,
 						   "stealers"), *s;
@@ -1444,65 +1086,25 @@ static void distributions(FILE *f, const struct group_view *v)
 
 /* ---- several groups: the sweep ----------------------------------------- */
 
-struct sweep_pt {
-	const struct result_group *g;
-	double value;
-	double avg, min, max;
-	int runs;
-	bool has_lat, has_rq;
-	double lat, rq;
-};
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int cmp_pt(const void *a, const void *b)
-{
-	const struct sweep_pt *x = a, *y = b;
-
-	return (x->value > y->value) - (x->value < y->value);
-}
-
 #define SW_W	360.0
 #define SW_H	230.0
 #define SW_L	56.0
 #define SW_T	30.0
 #define SW_B	36.0
 
-struct sweep_series {
-	const char *label;
-	struct sweep_pt *pt;
-	size_t n;
-};
-
-/* x: the swept values, evenly spaced in increasing order. */
-static int value_index(const double *vals, size_t nv, double v)
-{
-	size_t i;
-
-	for (i = 0; i < nv; i++)
-		if (vals[i] == v)
-			return (int)i;
-	return 0;
-}
-
 enum sweep_fig { SW_TP, SW_LAT, SW_RQ };
 
-static void sweep_chart(FILE *f, const struct sweep_series *ser, size_t ns,
-			const double *vals, size_t nv, const char *param,
-			enum sweep_fig fig)
+static void sweep_chart(FILE *f, const struct sweep *sw, enum sweep_fig fig)
 {
 	static const char *const title[] = {
 		"Throughput (msg/s): avg, min–max",
 		"Message latency p99 (median of runs)",
 		"Run-queue latency p99 (median of runs)",
 	};
+	const struct sweep_series *ser = sw->ser;
+	const double *vals = sw->vals;
 	double pw = SW_W - SW_L - 10, ph = SW_H - SW_T - SW_B, max = 0, step, tk;
-	size_t s, i;
+	size_t ns = sw->ns, nv = sw->nv, s, i;
 	char a[32];
 	int tick;
 
@@ -1537,7 +1139,7 @@ static void sweep_chart(FILE *f, const struct sweep_series *ser, size_t ns,
 	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"lab\">",
 		SW_L + pw / 2, SW_H - 2);
-	html_esc(f, param);
+	html_esc(f, sw->param);
 	fputs("</text>", f);
 	for (s = 0; s < ns; s++) {
 		const char *colour = ns > 1 ? task_colours[s % NR_TASK_COLOURS] :
@@ -1592,16 +1194,6 @@ static void sweep_chart(FILE *f, const struct sweep_series *ser, size_t ns,
 		SW_L, SW_W - 10, SW_T + ph, SW_T + ph);
 }
 
-static void fill_pt(struct sweep_pt *p, const struct result_group *g)
-{
-	memset(p, 0, sizeof(*p));
-	p->g = g;
-	p->value = json_number_value(json_object_get(g->sweep, "value"));
-	results_throughput(g, &p->avg, &p->min, &p->max, &p->runs);
-	p->has_lat = results_median(g, results_run_lat_p99, &p->lat) > 0;
-	p->has_rq = results_median(g, results_run_rq_p99, &p->rq) > 0;
-}
-
 static char *file_label(const char *path)
 {
 	const char *start = strrchr(path, '/');
@@ -1617,82 +1209,35 @@ static char *file_label(const char *path)
 static int sweep_section(FILE *f, const struct result_file *files,
 			 size_t nfiles, char **labels)
 {
-	struct sweep_series *ser = calloc(nfiles, sizeof(*ser));
-	double *vals = NULL;
-	size_t nv = 0, ns = 0, i, j, k, total = 0;
-	const char *param = NULL;
+	struct sweep sw;
+	size_t i;
 	int ret = -1;
 
-	if (!ser)
-		return -1;
-	for (i = 0; i < nfiles; i++)
-		total += files[i].nr_groups;
-	vals = calloc(total ? total : 1, sizeof(*vals));
-	if (!vals)
+	if (sweep_build(&sw, files, nfiles, labels))
 		goto cleanup;
-	for (i = 0; i < nfiles; i++) {
-		const struct result_file *rf = &files[i];
-
-		for (j = 0; j < rf->nr_groups && !param; j++)
-			param = rf->groups[j].sweep_param;
-	}
-	if (!param) {
+	if (!sw.param) {
 		ret = 0;
 		goto cleanup;
 	}
-	for (i = 0; i < nfiles; i++) {
-		const struct result_file *rf = &files[i];
-		struct sweep_series *s = &ser[ns];
-
-		s->label = labels[i];
-		s->pt = calloc(rf->nr_groups ? rf->nr_groups : 1,
-			       sizeof(*s->pt));
-		if (!s->pt)
-			goto cleanup;
-		for (j = 0; j < rf->nr_groups; j++) {
-			const struct result_group *g = &rf->groups[j];
-
-			/* One parameter per chart: others are not on its x. */
-			if (!g->sweep_param || strcmp(g->sweep_param, param))
-				continue;
-			fill_pt(&s->pt[s->n++], g);
-			for (k = 0; k < nv; k++)
-				if (vals[k] == s->pt[s->n - 1].value)
-					break;
-			if (k == nv)
-				vals[nv++] = s->pt[s->n - 1].value;
-		}
-		if (!s->n) {	/* a file without this sweep: not a series */
-			free(s->pt);
-			memset(s, 0, sizeof(*s));
-			continue;
-		}
-		qsort(s->pt, s->n, sizeof(*s->pt), cmp_pt);
-		ns++;
-	}
-	qsort(vals, nv, sizeof(*vals), cmp_double);
 	fputs("<h2>Sweep of ", f);
-	html_esc(f, param);
+	html_esc(f, sw.param);
 	fputs("</h2>\n<p class=\"note\">Each point is one sweep point's runs; the x axis lists the swept values in order, evenly spaced.", f);
-	if (ns > 1) {
+	if (sw.ns > 1) {
 		fputs(" Files:", f);
-		for (i = 0; i < ns; i++) {
+		for (i = 0; i < sw.ns; i++) {
 			fprintf(f, "<span class=\"key\" style=\"background:%s\"></span>",
 				task_colours[i % NR_TASK_COLOURS]);
-			html_esc(f, ser[i].label);
+			html_esc(f, sw.ser[i].label);
 		}
 	}
 	fputs("</p>\n<div class=\"sweep\">\n", f);
-	sweep_chart(f, ser, ns, vals, nv, param, SW_TP);
-	sweep_chart(f, ser, ns, vals, nv, param, SW_LAT);
-	sweep_chart(f, ser, ns, vals, nv, param, SW_RQ);
+	sweep_chart(f, &sw, SW_TP);
+	sweep_chart(f, &sw, SW_LAT);
+	sweep_chart(f, &sw, SW_RQ);
 	fputs("</div>\n", f);
 	ret = 0;
 cleanup:
-	for (i = 0; i < nfiles; i++)
-		free(ser[i].pt);
-	free(ser);
-	free(vals);
+	sweep_free(&sw);
 	return ret;
 }
 
