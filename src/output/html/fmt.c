@@ -175,6 +175,13 @@ const char *fmt_rate(char *b, size_t n, double v)
 	return b;
 }
 
+/* fmt_rate as an axis tick label (its step does not change how it reads). */
+const char *fmt_rate_tick(char *b, size_t n, double v, double step)
+{
+	(void)step;
+	return fmt_rate(b, n, v);
+}
+
 /* Decade tick labels: 1 µs, 10 µs ... or 100 B, 1 kB ... */
 const char *fmt_decade(char *b, size_t n, double v, bool bytes)
 {

@@ -27,35 +27,19 @@
 #include "workload/proto.h"
 #include "output/html/fmt.h"
 #include "output/html/report_html.h"
+#include "output/html/svg.h"
 #include "output/html/view.h"
 #include "util/roles.h"
 
 #define DIST_PER_OCTAVE	4	/* histogram bins per octave, at most */
 #define DIST_NR_BINS	(64 * DIST_PER_OCTAVE)
 #define DIST_FINE_MIN	5000	/* fewer samples: 2 bins per octave */
-#define HM_LEVELS	7	/* colour steps of the heat map */
 #define MAX_STEALERS	6	/* tasks named per run; the rest summed */
-#define NR_TASK_COLOURS	6
-#define MAX_TICKS	12	/* bounds tick loops whatever the data */
 
 /* Okabe-Ito: told apart by every common kind of colour blindness. */
 #define C_NORMAL	"#0072B2"
 #define C_SLOW		"#D55E00"
 #define C_FAILED	"#999999"
-
-static const char *const task_colours[NR_TASK_COLOURS] = {
-	"#E69F00", "#CC79A7", "#009E73", "#56B4E9", "#F0E442", "#000000",
-};
-
-/*
- * Pale (few samples) to dark (many), yellow through green to blue: the
- * lightness alone orders the steps, so it reads without colour vision
- * and in grey print, and noise (a few samples) stays quiet on white.
- */
-static const char *const heat_colours[HM_LEVELS] = {
-	"#ffffcc", "#c7e9b4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8",
-	"#0c2c84",
-};
 
 /* The diagnosis' cause kinds (src/analysis/diagnose.c) in a newcomer's words. */
 static const struct {
@@ -156,8 +140,6 @@ static const char css[] =
 
 static void page_head(FILE *f, const char *title)
 {
-	int i;
-
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\"/>\n"
 	      "<meta name=\"viewport\" content=\"width=device-width\"/>\n"
@@ -166,8 +148,7 @@ static void page_head(FILE *f, const char *title)
 	html_esc(f, title);
 	fputs("</title>\n<style>\n", f);
 	fputs(css, f);
-	for (i = 0; i < HM_LEVELS; i++)
-		fprintf(f, ".q%d{fill:%s}\n", i + 1, heat_colours[i]);
+	svg_heat_css(f);
 	fputs("</style>\n</head>\n<body>\n", f);
 }
 
@@ -335,18 +316,8 @@ static void verdict_box(FILE *f, const struct group_view *v, size_t n,
 
 static void bar_axis(FILE *f, double max)
 {
-	double step = nice_step(max, 5), t;
-	char a[32];
-	int tick;
-
-	fprintf(f, "<svg viewBox=\"0 -2 %.0f 16\" width=\"%.0f\" height=\"18\">",
-		BAR_W + 30, BAR_W + 30);
-	for (tick = 0, t = 0; tick < MAX_TICKS && t <= max * 1.0001;
-	     tick++, t += step)
-		fprintf(f, "<text x=\"%.1f\" y=\"11\" text-anchor=\"%s\">%s</text>",
-			t / max * BAR_W, t > 0 ? "middle" : "start",
-			fmt_rate(a, sizeof(a), t));
-	fputs("</svg>", f);
+	svg_tick_row(f, BAR_W + 30, BAR_W, max, nice_step(max, 5),
+		     max * 1.0001, fmt_rate_tick);
 }
 
 static void run_causes(FILE *f, const struct run_view *rv)
@@ -415,11 +386,9 @@ static void runs_table(FILE *f, const struct group_view *v)
 
 		fprintf(f, "<tr class=\"run%s\" id=\"g%d-run%d\"><td class=\"num\"><b>%d</b></td><td>",
 			cls, v->id, rv->r->run, rv->r->run);
-		fprintf(f, "<svg viewBox=\"0 0 %.0f 20\" width=\"%.0f\" height=\"20\">"
-			"<rect class=\"track\" x=\"0\" y=\"2\" width=\"%.0f\" height=\"16\"/>"
-			"<rect class=\"run-bar%s\" x=\"0\" y=\"2\" width=\"%.1f\" height=\"16\"><title>run %d: %.0f msg/s</title></rect>",
-			BAR_W + 30, BAR_W + 30, BAR_W, cls, w, rv->r->run,
-			rv->r->throughput);
+		svg_bar_track(f, BAR_W + 30, BAR_W, 20);
+		fprintf(f, "<rect class=\"run-bar%s\" x=\"0\" y=\"2\" width=\"%.1f\" height=\"16\"><title>run %d: %.0f msg/s</title></rect>",
+			cls, w, rv->r->run, rv->r->throughput);
 		if (v->median > 0)
 			fprintf(f, "<line class=\"median\" x1=\"%.1f\" x2=\"%.1f\" y1=\"0\" y2=\"20\"/>",
 				v->median / max * BAR_W,
@@ -449,29 +418,6 @@ static void runs_table(FILE *f, const struct group_view *v)
 }
 
 /* ---- the timeline: throughput over a run-queue latency heat map -------- */
-
-/* Colour step of a count: log scale from 1 to the map's largest count. */
-static int heat_level(uint64_t n, uint64_t max)
-{
-	int q;
-
-	if (max <= 1)
-		return 1;
-	q = 1 + (int)floor((HM_LEVELS - 1) * log((double)n) / log((double)max) +
-			   1e-9);
-	return q < 1 ? 1 : q > HM_LEVELS ? HM_LEVELS : q;
-}
-
-/* The smallest count of step q (inverse of heat_level), for the legend. */
-static uint64_t level_floor(int q, uint64_t max)
-{
-	double v;
-
-	if (q <= 1 || max <= 1)
-		return 1;
-	v = exp((double)(q - 1) / (HM_LEVELS - 1) * log((double)max));
-	return (uint64_t)ceil(v - 1e-9);
-}
 
 #define TL_W	1100.0
 #define TL_L	74.0	/* left margin: axis labels */
@@ -528,22 +474,13 @@ static void run_label(FILE *f, const struct run_view *rv, double y)
 static void tp_panel(FILE *f, const struct group_view *v,
 		     const struct timeline *t, double top)
 {
+	struct svg_box box = { TL_L, top, TL_W - TL_L - TL_R, TP_H };
 	double max = t->max_tp > 0 ? t->max_tp * 1.08 : 1;
-	double step = nice_step(max, 4), y, bot = top + TP_H, tk;
+	double y, bot = top + TP_H;
 	size_t i, c;
-	char a[32];
-	int tick;
 
-	for (tick = 0, tk = 0; tick < MAX_TICKS && tk <= max;
-	     tick++, tk += step) {
-		y = bot - tk / max * TP_H;
-		fprintf(f, "<line class=\"grid\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-			"<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
-			TL_L, TL_W - TL_R, y, y, TL_L - 5, y + 4,
-			fmt_rate(a, sizeof(a), tk));
-	}
-	fprintf(f, "<text class=\"title\" transform=\"translate(14 %.1f) rotate(-90)\" text-anchor=\"middle\">msg/s</text>",
-		top + TP_H / 2);
+	svg_y_grid(f, &box, 5, max, nice_step(max, 4), fmt_rate_tick);
+	svg_y_title(f, 14, top + TP_H / 2, "msg/s");
 	/* Dips the diagnosis found, where they were inside their run. */
 	for (i = 0; i < v->n; i++) {
 		const struct run_view *rv = &v->runs[i];
@@ -589,14 +526,13 @@ static void tp_panel(FILE *f, const struct group_view *v,
 		fprintf(f, "\"/><path class=\"tparea\" d=\"M%.1f %.1fH%.1fV%.1fH%.1fZ\"/>",
 			x0, bot, x0, bot, x1);
 	}
-	fprintf(f, "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>",
-		TL_L, TL_W - TL_R, bot, bot);
+	svg_axis_line(f, TL_L, TL_W - TL_R, bot);
 }
 
 static void hm_panel(FILE *f, const struct group_view *v,
 		     const struct timeline *t, double top, double rh)
 {
-	int nrows = t->rmax - t->rmin + 1, r;
+	int nrows = t->rmax - t->rmin + 1;
 	double bot = top + nrows * rh, y, dec;
 	size_t i, c;
 	char a[32];
@@ -609,36 +545,19 @@ static void hm_panel(FILE *f, const struct group_view *v,
 		if (p < t->rmin || p > t->rmax + 1)
 			continue;
 		y = bot - (p - t->rmin) * rh;
-		fprintf(f, "<line class=\"grid\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-			"<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
-			TL_L - 3, TL_W - TL_R, y, y, TL_L - 5, y + 4,
-			fmt_decade(a, sizeof(a), dec, false));
+		svg_grid_line(f, TL_L - 3, TL_W - TL_R, y, TL_L - 5,
+			      fmt_decade(a, sizeof(a), dec, false));
 	}
-	fprintf(f, "<text class=\"title\" transform=\"translate(14 %.1f) rotate(-90)\" text-anchor=\"middle\">run-queue latency</text>",
-		top + nrows * rh / 2);
-	/*
-	 * The cells are most of the page's weight: each column is a group
-	 * scaled to one unit per cell, so that a cell needs only its row.
-	 */
+	svg_y_title(f, 14, top + nrows * rh / 2, "run-queue latency");
 	fputs("<g class=\"hm\">\n", f);
 	for (c = 0; c < t->ncols; c++) {
 		const struct hm_col *col = &t->cols[c];
 		const struct run_view *rv = &v->runs[col->run];
 		double x0 = col_x(rv, col->t0_ns);
-		double w = col_x(rv, col->t0_ns + col->dur_ns) - x0;
 
-		if (w < 0.4)
-			w = 0.4;	/* a short interval stays visible */
-		fprintf(f, "<g transform=\"matrix(%.2f 0 0 %.2f %.2f %.2f)\">\n",
-			w, rh, x0, bot - (t->rmax - t->rmin + 1) * rh);
-		for (r = t->rmax; r >= t->rmin; r--) {
-			if (!col->rows[r])
-				continue;
-			fprintf(f, "<rect class=\"hm-cell q%d\" y=\"%d\" width=\"1\" height=\"1\"/>\n",
-				heat_level(col->rows[r], t->max_count),
-				t->rmax - r);
-		}
-		fputs("</g>\n", f);
+		svg_heat_column(f, x0, bot - (t->rmax - t->rmin + 1) * rh,
+				col_x(rv, col->t0_ns + col->dur_ns) - x0, rh,
+				col->rows, t->rmin, t->rmax, t->max_count);
 	}
 	fputs("</g>\n", f);
 	/* The p99 of each interval as a line through the storm. */
@@ -665,36 +584,16 @@ static void hm_panel(FILE *f, const struct group_view *v,
 		if (!first)
 			fputs("\"/>", f);
 	}
-	fprintf(f, "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>",
-		TL_L, TL_W - TL_R, bot, bot);
+	svg_axis_line(f, TL_L, TL_W - TL_R, bot);
 }
 
 static void hm_legend(FILE *f, const struct timeline *t, double y)
 {
 	double x = TL_L;
-	uint64_t lo, hi;
-	char a[48];
-	int q;
 
 	fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">samples per cell:</text>", x,
 		y + 10);
-	x += 104;
-	for (q = 1; q <= HM_LEVELS; q++) {
-		lo = level_floor(q, t->max_count);
-		hi = q < HM_LEVELS ? level_floor(q + 1, t->max_count) - 1 :
-				     t->max_count;
-		if (q > 1 && lo <= level_floor(q - 1, t->max_count))
-			continue;	/* an empty step on a small map */
-		if (hi > lo)
-			snprintf(a, sizeof(a), "%llu–%llu",
-				 (unsigned long long)lo, (unsigned long long)hi);
-		else
-			snprintf(a, sizeof(a), "%llu", (unsigned long long)lo);
-		fprintf(f, "<rect class=\"q%d\" x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"12\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\">%s</text>",
-			q, x, y, x + 18, y + 10, a);
-		x += 26 + 7.0 * (double)strlen(a);
-	}
+	x = svg_heat_legend(f, x + 104, y, t->max_count);
 	fprintf(f, "<path class=\"p99\" d=\"M%.1f %.1fH%.1f\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>",
 		x + 10, y + 6, x + 34, x + 40, y + 10,
 		t->merge > 1 ? "p99 (its worst interval)" :
@@ -794,21 +693,28 @@ static const char *task_colour(const struct outsider *tc, size_t n,
 
 		return role_table[r >= 0 ? r : CB_ROLE_OTHER].colour;
 	}
-	for (i = 0; i < n && i < NR_TASK_COLOURS; i++)
+	for (i = 0; i < n && i < SVG_NR_CAT_COLOURS; i++)
 		if (comm && !strcmp(tc[i].comm, comm))
-			return task_colours[i];
+			return svg_cat_colours[i];
 	return "#8c8c8c";
 }
 
 #define ST_W	440.0
 
+/* CPU time in ns as a tick in seconds: "0.5 s". */
+static const char *seconds_tick(char *b, size_t n, double v, double step)
+{
+	(void)step;
+	snprintf(b, n, "%g s", v / 1e9);
+	return b;
+}
+
 static void stealers(FILE *f, const struct group_view *v)
 {
 	struct outsider tc[64];
 	size_t ntc, i, k;
-	double max = 0, step, tk;
+	double max = 0;
 	char a[32];
-	int tick;
 
 	if (!v->ntraced)
 		return;
@@ -832,15 +738,10 @@ static void stealers(FILE *f, const struct group_view *v)
 		return;
 	}
 	max *= 1.02;
-	step = nice_step(max / 1e9, 4) * 1e9;
 	fputs("<table class=\"runs\">\n<tr><th>run</th><th>", f);
-	fprintf(f, "<svg viewBox=\"0 -2 %.0f 16\" width=\"%.0f\" height=\"18\">",
-		ST_W + 20, ST_W + 20);
-	for (tick = 0, tk = 0; tick < MAX_TICKS && tk <= max;
-	     tick++, tk += step)
-		fprintf(f, "<text x=\"%.1f\" y=\"11\" text-anchor=\"%s\">%g s</text>",
-			tk / max * ST_W, tk > 0 ? "middle" : "start", tk / 1e9);
-	fputs("</svg></th><th>top tasks (CPU time taken)</th></tr>\n", f);
+	svg_tick_row(f, ST_W + 20, ST_W, max, nice_step(max / 1e9, 4) * 1e9,
+		     max, seconds_tick);
+	fputs("</th><th>top tasks (CPU time taken)</th></tr>\n", f);
 	for (i = 0; i < v->n; i++) {
 		const struct run_view *rv = &v->runs[i];
 		const json_t *st = json_object_get(rv->kernel, "stealers"), *s;
@@ -849,8 +750,7 @@ static void stealers(FILE *f, const struct group_view *v)
 
 		fprintf(f, "<tr class=\"%s\"><td class=\"num\"><b>%d</b></td><td>",
 			rv->slow ? "slow" : "", rv->r->run);
-		fprintf(f, "<svg viewBox=\"0 0 %.0f 20\" width=\"%.0f\" height=\"20\"><rect class=\"track\" x=\"0\" y=\"2\" width=\"%.0f\" height=\"16\"/>",
-			ST_W + 20, ST_W + 20, ST_W);
+		svg_bar_track(f, ST_W + 20, ST_W, 20);
 		json_array_foreach(st, k, s) {
 			double ns = (double)ju64(json_object_get(s, "ns"));
 
@@ -928,24 +828,17 @@ static const json_t *dist_hist(const struct run_view *rv,
 #define DC_T	36.0
 #define DC_B	38.0
 
-static void dist_path(FILE *f, const char *cls, const double *bins,
-		      int bmin, int bmax, double total, double ymax)
-{
-	double pw = DC_W - DC_L - 8, ph = DC_H - DC_T - DC_B;
-	double bw = pw / (bmax - bmin + 1), base = DC_T + ph, y;
-	int b;
-
-	fprintf(f, "<path class=\"%s\" d=\"M%.1f %.1f", cls, DC_L, base);
-	for (b = bmin; b <= bmax; b++) {
-		y = base - bins[b] / total * 100 / ymax * ph;
-		fprintf(f, "V%.1fH%.1f", y, DC_L + (b - bmin + 1) * bw);
-	}
-	fprintf(f, "V%.1f\"/>", base);
-}
-
 static const char *fmt_unit(char *b, size_t n, double v, enum dist_unit u)
 {
 	return u == UNIT_NS ? fmt_ns(b, n, v) : fmt_bytes(b, n, v);
+}
+
+/* A share of the samples as a tick: "5 %". */
+static const char *share_tick(char *b, size_t n, double v, double step)
+{
+	(void)step;
+	snprintf(b, n, "%g %%", v);
+	return b;
 }
 
 static void dist_chart(FILE *f, const struct group_view *v,
@@ -954,10 +847,10 @@ static void dist_chart(FILE *f, const struct group_view *v,
 	struct bset set[2] = { { 0 } };	/* normal, slow */
 	double *bins = calloc(2 * DIST_NR_BINS, sizeof(*bins));
 	double pw = DC_W - DC_L - 8, ph = DC_H - DC_T - DC_B, ymax = 0, dec;
+	struct svg_box box = { DC_L, DC_T, pw, ph };
 	int bmin = DIST_NR_BINS, bmax = -1, b, s, per_octave;
 	char p50[32], p99[32], p99s[32];
 	size_t i, j;
-	int tick;
 
 	if (!bins)
 		return;
@@ -1011,19 +904,13 @@ static void dist_chart(FILE *f, const struct group_view *v,
 			set[0].total ? "; " : "", p99s);
 	fputs("</text>", f);
 	/* y: share of the samples, in per cent. */
-	for (tick = 0, dec = 0; tick < MAX_TICKS && dec <= ymax;
-	     tick++, dec += nice_step(ymax, 3)) {
-		double y = DC_T + ph - dec / ymax * ph;
-
-		fprintf(f, "<line class=\"grid\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%g %%</text>",
-			DC_L, DC_W - 8, y, y, DC_L - 4, y + 4, dec);
-	}
+	svg_y_grid(f, &box, 4, ymax, nice_step(ymax, 3), share_tick);
 	if (set[0].total)
-		dist_path(f, "dnorm", bins, bmin, bmax, (double)set[0].total,
-			  ymax);
+		svg_hist_path(f, "dnorm", &box, bins + bmin, bmax - bmin + 1,
+			      (double)set[0].total, ymax);
 	if (set[1].total)
-		dist_path(f, "dslow", bins + DIST_NR_BINS, bmin, bmax,
-			  (double)set[1].total, ymax);
+		svg_hist_path(f, "dslow", &box, bins + DIST_NR_BINS + bmin,
+			      bmax - bmin + 1, (double)set[1].total, ymax);
 	for (dec = 1; dec < 1e13; dec *= 10) {
 		double p = ll_pos(dec, per_octave), x;
 		char a[32];
@@ -1035,8 +922,7 @@ static void dist_chart(FILE *f, const struct group_view *v,
 			x, x, DC_T + ph, DC_T + ph + 4, x, DC_T + ph + 16,
 			fmt_decade(a, sizeof(a), dec, k->unit == UNIT_BYTES));
 	}
-	fprintf(f, "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/>",
-		DC_L, DC_W - 8, DC_T + ph, DC_T + ph);
+	svg_axis_line(f, DC_L, DC_W - 8, DC_T + ph);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\" class=\"small\">%s</text></svg>",
 		DC_L + pw / 2, DC_H - 3, k->what);
 cleanup:
@@ -1103,10 +989,10 @@ static void sweep_chart(FILE *f, const struct sweep *sw, enum sweep_fig fig)
 	};
 	const struct sweep_series *ser = sw->ser;
 	const double *vals = sw->vals;
-	double pw = SW_W - SW_L - 10, ph = SW_H - SW_T - SW_B, max = 0, step, tk;
+	double pw = SW_W - SW_L - 10, ph = SW_H - SW_T - SW_B, max = 0;
+	struct svg_box box = { SW_L, SW_T, pw, ph };
 	size_t ns = sw->ns, nv = sw->nv, s, i;
 	char a[32];
-	int tick;
 
 	for (s = 0; s < ns; s++)
 		for (i = 0; i < ser[s].n; i++) {
@@ -1118,18 +1004,10 @@ static void sweep_chart(FILE *f, const struct sweep *sw, enum sweep_fig fig)
 			max = y > max ? y : max;
 		}
 	max = max > 0 ? max * 1.1 : 1;
-	step = nice_step(max, 4);
 	fprintf(f, "<div><svg class=\"sweepchart\" viewBox=\"0 0 %.0f %.0f\" width=\"100%%\"><text class=\"title\" x=\"0\" y=\"14\">%s</text>",
 		SW_W, SW_H, title[fig]);
-	for (tick = 0, tk = 0; tick < MAX_TICKS && tk <= max;
-	     tick++, tk += step) {
-		double y = SW_T + ph - tk / max * ph;
-
-		fprintf(f, "<line class=\"grid\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
-			SW_L, SW_W - 10, y, y, SW_L - 4, y + 4,
-			fig == SW_TP ? fmt_rate(a, sizeof(a), tk) :
-				       fmt_ns_tick(a, sizeof(a), tk, step));
-	}
+	svg_y_grid(f, &box, 4, max, nice_step(max, 4),
+		   fig == SW_TP ? fmt_rate_tick : fmt_ns_tick);
 	for (i = 0; i < nv; i++) {
 		double x = SW_L + (nv > 1 ? (double)i / (double)(nv - 1) : 0.5) *
 				  pw;
@@ -1142,7 +1020,7 @@ static void sweep_chart(FILE *f, const struct sweep *sw, enum sweep_fig fig)
 	html_esc(f, sw->param);
 	fputs("</text>", f);
 	for (s = 0; s < ns; s++) {
-		const char *colour = ns > 1 ? task_colours[s % NR_TASK_COLOURS] :
+		const char *colour = ns > 1 ? svg_cat_colours[s % SVG_NR_CAT_COLOURS] :
 					      C_NORMAL;
 		bool first = true;
 
@@ -1190,8 +1068,8 @@ static void sweep_chart(FILE *f, const struct sweep *sw, enum sweep_fig fig)
 					       fmt_ns(a, sizeof(a), y));
 		}
 	}
-	fprintf(f, "<line class=\"axis\" x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\"/></svg></div>\n",
-		SW_L, SW_W - 10, SW_T + ph, SW_T + ph);
+	svg_axis_line(f, SW_L, SW_W - 10, SW_T + ph);
+	fputs("</svg></div>\n", f);
 }
 
 static char *file_label(const char *path)
@@ -1226,7 +1104,7 @@ static int sweep_section(FILE *f, const struct result_file *files,
 		fputs(" Files:", f);
 		for (i = 0; i < sw.ns; i++) {
 			fprintf(f, "<span class=\"key\" style=\"background:%s\"></span>",
-				task_colours[i % NR_TASK_COLOURS]);
+				svg_cat_colours[i % SVG_NR_CAT_COLOURS]);
 			html_esc(f, sw.ser[i].label);
 		}
 	}
@@ -1292,14 +1170,16 @@ static void cmp_table(FILE *f, const struct result_file *files, size_t nfiles,
 				fputs("</td>", f);
 			}
 			fprintf(f, "<td class=\"num\">%d</td>", n);
-			if (n > 0)
-				fprintf(f, "<td><svg viewBox=\"0 0 230 16\" width=\"230\" height=\"16\"><rect class=\"track\" x=\"0\" y=\"2\" width=\"150\" height=\"12\"/>"
-					"<rect style=\"fill:" C_NORMAL "\" x=\"0\" y=\"2\" width=\"%.1f\" height=\"12\"/><text x=\"156\" y=\"12.5\">%.0f</text></svg></td>"
+			if (n > 0) {
+				fputs("<td>", f);
+				svg_bar_track(f, 230, 150, 16);
+				fprintf(f, "<rect style=\"fill:" C_NORMAL "\" x=\"0\" y=\"2\" width=\"%.1f\" height=\"12\"/><text x=\"156\" y=\"12.5\">%.0f</text></svg></td>"
 					"<td class=\"num\">%.0f</td><td class=\"num\">%.0f</td>",
 					avg / max * 150, avg, mn, mx);
-			else
+			} else {
 				fputs("<td>–</td><td class=\"num\">–</td><td class=\"num\">–</td>",
 				      f);
+			}
 			if (bg) {
 				results_throughput(bg, &bavg, &bmin, &bmax, &bn);
 				if (bn > 0 && bavg > 0 && n > 0)
