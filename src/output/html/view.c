@@ -329,7 +329,7 @@ static int cmp_pt(const void *a, const void *b)
 	return (x->value > y->value) - (x->value < y->value);
 }
 
-/* x: the swept values, evenly spaced in increasing order. */
+/* The place of v among the swept values vals[0..nv), 0 when not there. */
 int value_index(const double *vals, size_t nv, double v)
 {
 	size_t i;
@@ -391,7 +391,8 @@ int sweep_build(struct sweep *sw, const struct result_file *files,
 			const struct result_group *g = &rf->groups[j];
 
 			/* One parameter per chart: others are not on its x. */
-			if (!g->sweep_param || strcmp(g->sweep_param, sw->param))
+			if (!g->sweep_param ||
+			    strcmp(g->sweep_param, sw->param))
 				continue;
 			fill_pt(&s->pt[s->n++], g);
 			for (k = 0; k < sw->nv; k++)
