@@ -80,6 +80,17 @@ static void first_cause(FILE *f, const struct run_view *rv)
 		100 * json_number_value(json_object_get(c, "share")));
 }
 
+/* Opens a verdict sentence, led by where when it is not empty. */
+static void verdict_p(FILE *f, const char *where)
+{
+	fputs("<p>", f);
+	if (where && *where) {
+		fputs("<span class=\"where\">", f);
+		html_esc(f, where);
+		fputs(":</span> ", f);
+	}
+}
+
 /*
  * The verdict of one group as sentences, each led by where (the file and
  * sweep point) when the page holds several groups.
@@ -102,12 +113,7 @@ static void verdict_lines(FILE *f, const struct group_view *v,
 			hi = t;
 	}
 	if (!v->nok) {
-		fputs("<p>", f);
-		if (where && *where) {
-			fputs("<span class=\"where\">", f);
-			html_esc(f, where);
-			fputs(":</span> ", f);
-		}
+		verdict_p(f, where);
 		fputs("<b>no run completed.</b></p>", f);
 		return;
 	}
@@ -116,12 +122,7 @@ static void verdict_lines(FILE *f, const struct group_view *v,
 
 		if (!rv->slow)
 			continue;
-		fputs("<p>", f);
-		if (where && *where) {
-			fputs("<span class=\"where\">", f);
-			html_esc(f, where);
-			fputs(":</span> ", f);
-		}
+		verdict_p(f, where);
 		fprintf(f, "<b style=\"color:" C_SLOW "\">Run %d was slow</b>: %s msg/s, ",
 			rv->r->run, fmt_rate(a, sizeof(a), rv->r->throughput));
 		/* Against a --baseline, the reference is not these runs'. */
@@ -136,12 +137,7 @@ static void verdict_lines(FILE *f, const struct group_view *v,
 		fputs(".</p>", f);
 	}
 	if (!v->nslow) {
-		fputs("<p>", f);
-		if (where && *where) {
-			fputs("<span class=\"where\">", f);
-			html_esc(f, where);
-			fputs(":</span> ", f);
-		}
+		verdict_p(f, where);
 		if (v->has_verdicts)
 			fprintf(f, "<b>No slow run</b>: %zu run%s between %s and %s msg/s (median %s msg/s).</p>",
 				v->nok, v->nok == 1 ? "" : "s",

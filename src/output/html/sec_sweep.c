@@ -21,6 +21,24 @@
 
 enum sweep_fig { SW_TP, SW_LAT, SW_RQ };
 
+/* x of the i-th of nv swept values, evenly spaced across the chart. */
+static double value_x(size_t i, size_t nv)
+{
+	double pw = SW_W - SW_L - 10;
+
+	return SW_L + (nv > 1 ? (double)i / (double)(nv - 1) : 0.5) * pw;
+}
+
+/* Figure fig of point p into y; false when p has none to show. */
+static bool pt_y(const struct sweep_pt *p, enum sweep_fig fig, double *y)
+{
+	if ((fig == SW_LAT && !p->has_lat) || (fig == SW_RQ && !p->has_rq) ||
+	    (fig == SW_TP && p->runs <= 0))
+		return false;
+	*y = fig == SW_TP ? p->avg : fig == SW_LAT ? p->lat : p->rq;
+	return true;
+}
+
 static void sweep_chart(FILE *f, const struct sweep *sw, enum sweep_fig fig)
 {
 	static const char *const title[] = {
@@ -49,52 +67,38 @@ static void sweep_chart(FILE *f, const struct sweep *sw, enum sweep_fig fig)
 		SW_W, SW_H, title[fig]);
 	svg_y_grid(f, &box, 4, max, nice_step(max, 4),
 		   fig == SW_TP ? fmt_rate_tick : fmt_ns_tick);
-	for (i = 0; i < nv; i++) {
-		double x = SW_L + (nv > 1 ? (double)i / (double)(nv - 1) : 0.5) *
-				  pw;
-
+	for (i = 0; i < nv; i++)
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>",
-			x, SW_T + ph + 15, vals[i]);
-	}
+			value_x(i, nv), SW_T + ph + 15, vals[i]);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"lab\">",
 		SW_L + pw / 2, SW_H - 2);
 	html_esc(f, sw->param);
 	fputs("</text>", f);
 	for (s = 0; s < ns; s++) {
-		const char *colour = ns > 1 ? svg_cat_colours[s % SVG_NR_CAT_COLOURS] :
-					      C_NORMAL;
+		const char *colour = ns > 1 ?
+			svg_cat_colours[s % SVG_NR_CAT_COLOURS] : C_NORMAL;
 		bool first = true;
 
 		fprintf(f, "<path style=\"fill:none;stroke:%s;stroke-width:2\" d=\"",
 			colour);
 		for (i = 0; i < ser[s].n; i++) {
 			const struct sweep_pt *p = &ser[s].pt[i];
-			int xi = value_index(vals, nv, p->value);
-			double x = SW_L + (nv > 1 ? (double)xi / (double)(nv - 1) :
-					   0.5) * pw;
-			double y = fig == SW_TP ? p->avg : fig == SW_LAT ?
-				   p->lat : p->rq;
+			double y;
 
-			if ((fig == SW_LAT && !p->has_lat) ||
-			    (fig == SW_RQ && !p->has_rq) ||
-			    (fig == SW_TP && p->runs <= 0))
+			if (!pt_y(p, fig, &y))
 				continue;
-			fprintf(f, "%s%.1f %.1f", first ? "M" : "L", x,
+			fprintf(f, "%s%.1f %.1f", first ? "M" : "L",
+				value_x(value_index(vals, nv, p->value), nv),
 				SW_T + ph - y / max * ph);
 			first = false;
 		}
 		fputs("\"/>", f);
 		for (i = 0; i < ser[s].n; i++) {
 			const struct sweep_pt *p = &ser[s].pt[i];
-			int xi = value_index(vals, nv, p->value);
-			double x = SW_L + (nv > 1 ? (double)xi / (double)(nv - 1) :
-					   0.5) * pw;
-			double y = fig == SW_TP ? p->avg : fig == SW_LAT ?
-				   p->lat : p->rq;
+			double x = value_x(value_index(vals, nv, p->value), nv);
+			double y;
 
-			if ((fig == SW_LAT && !p->has_lat) ||
-			    (fig == SW_RQ && !p->has_rq) ||
-			    (fig == SW_TP && p->runs <= 0))
+			if (!pt_y(p, fig, &y))
 				continue;
 			if (fig == SW_TP)
 				fprintf(f, "<line style=\"stroke:%s;stroke-width:1.5\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",

@@ -330,13 +330,13 @@ static int cmp_pt(const void *a, const void *b)
 }
 
 /* The place of v among the swept values vals[0..nv), 0 when not there. */
-int value_index(const double *vals, size_t nv, double v)
+size_t value_index(const double *vals, size_t nv, double v)
 {
 	size_t i;
 
 	for (i = 0; i < nv; i++)
 		if (vals[i] == v)
-			return (int)i;
+			return i;
 	return 0;
 }
 

@@ -140,6 +140,6 @@ struct sweep {
 int sweep_build(struct sweep *sw, const struct result_file *files,
 		size_t nfiles, char **labels);
 void sweep_free(struct sweep *sw);
-int value_index(const double *vals, size_t nv, double v);
+size_t value_index(const double *vals, size_t nv, double v);
 
 #endif
