@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The sections of the HTML report, each drawing one view of the loaded
+ * results (view.h) with the SVG pieces (svg.h); report_html.c lays them
+ * out on the page.  The colours here are the ones the sections agree
+ * on, and the page's CSS with them: blue for normal runs, vermillion for
+ * slow ones, grey for failed ones (Okabe-Ito: told apart by every common
+ * kind of colour blindness).
+ */
+#ifndef CHATBENCH_REPORT_SECTIONS_H
+#define CHATBENCH_REPORT_SECTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "output/html/view.h"
+
+#define C_NORMAL	"#0072B2"
+#define C_SLOW		"#D55E00"
+#define C_FAILED	"#999999"
+
+/* sec_runs.c: the verdict and the throughput of each run. */
+void group_title(FILE *f, const struct group_view *v);
+void verdict_box(FILE *f, const struct group_view *v, size_t n,
+		 char *const *labels, size_t nfiles);
+void runs_section(FILE *f, const struct group_view *v);
+
+/* sec_timeline.c: throughput over a heat map of run-queue latency. */
+void timeline_section(FILE *f, struct group_view *v, size_t budget);
+
+/* sec_stealers.c: who took the CPU from waiting benchmark threads. */
+void stealers_section(FILE *f, const struct group_view *v);
+
+/* sec_dist.c: latency and queue-depth histograms, normal against slow. */
+void dist_section(FILE *f, const struct group_view *v);
+
+/* sec_sweep.c: figures against the swept value; 0, or -1 out of memory. */
+int sweep_section(FILE *f, const struct result_file *files, size_t nfiles,
+		  char **labels);
+
+/* sec_compare.c: one row per file and sweep point. */
+void compare_section(FILE *f, const struct result_file *files,
+		     size_t nfiles, char **labels);
+
+#endif
