@@ -67,6 +67,8 @@ SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
 # the programs, and every other object goes into one static archive that
 # the programs link against, so a program takes from it only what it uses
 # (the server and the tools never pull in the tracer, hence no libbpf).
+# The archive is thin (it names the objects in place), so that two files
+# of one name in different parts never replace each other in it.
 SRCS := $(wildcard src/*/*.c src/*/*/*.c)
 MAIN_chat_c := src/study/chat_c.c
 MAIN_chat_s := src/workload/server/chat_s.c
@@ -112,7 +114,7 @@ $(OUT)/obj/%.o: src/%.c | $(OUT)
 
 $(LIB): $(call obj,$(LIB_SRCS))
 	$(call msg,AR,$@)
-	$(Q)rm -f $@ && $(AR) rcs $@ $^
+	$(Q)rm -f $@ && $(AR) rcsT $@ $^
 
 $(OUT)/chat_c: $(call obj,$(MAIN_chat_c)) $(LIB)
 	$(call msg,LINK,$@)

@@ -4,15 +4,26 @@
 
 #include "util/fmt.h"
 
-const char *fmt_ns(char *buf, size_t len, double ns)
+static const char *fmt_ns_as(char *buf, size_t len, double ns,
+			     const char *sep, const char *us)
 {
 	if (ns < 999.5)
-		snprintf(buf, len, "%.0fns", ns);
+		snprintf(buf, len, "%.0f%sns", ns, sep);
 	else if (ns < 999.95e3)
-		snprintf(buf, len, "%.1fus", ns / 1e3);
+		snprintf(buf, len, "%.1f%s%s", ns / 1e3, sep, us);
 	else if (ns < 999.95e6)
-		snprintf(buf, len, "%.1fms", ns / 1e6);
+		snprintf(buf, len, "%.1f%sms", ns / 1e6, sep);
 	else
-		snprintf(buf, len, "%.2fs", ns / 1e9);
+		snprintf(buf, len, "%.2f%ss", ns / 1e9, sep);
 	return buf;
+}
+
+const char *fmt_ns(char *buf, size_t len, double ns)
+{
+	return fmt_ns_as(buf, len, ns, "", "us");
+}
+
+const char *fmt_ns_spaced(char *buf, size_t len, double ns)
+{
+	return fmt_ns_as(buf, len, ns, " ", "µs");
 }

@@ -10,5 +10,7 @@
  * rounding would print "1000.0us".  Returns buf.
  */
 const char *fmt_ns(char *buf, size_t len, double ns);
+/* The same for typeset pages: "812 ns", "3.4 µs", "12.0 ms". */
+const char *fmt_ns_spaced(char *buf, size_t len, double ns);
 
 #endif

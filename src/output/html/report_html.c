@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "workload/proto.h"
-#include "output/html/fmt.h"
+#include "output/html/html_fmt.h"
 #include "output/html/report_html.h"
 #include "output/html/sections.h"
 #include "output/html/svg.h"

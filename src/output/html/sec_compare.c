@@ -8,10 +8,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "output/html/fmt.h"
+#include "output/html/html_fmt.h"
 #include "output/html/sections.h"
 #include "output/html/svg.h"
 #include "output/json/results.h"
+#include "util/fmt.h"
 
 void compare_section(FILE *f, const struct result_file *files,
 		     size_t nfiles, char **labels)
@@ -87,12 +88,12 @@ void compare_section(FILE *f, const struct result_file *files,
 				nslow, nslow ? "</b>" : "");
 			if (results_median(g, results_run_lat_p99, &lat))
 				fprintf(f, "<td class=\"num\">%s</td>",
-					fmt_ns(a, sizeof(a), lat));
+					fmt_ns_spaced(a, sizeof(a), lat));
 			else
 				fputs("<td class=\"num\">–</td>", f);
 			if (results_median(g, results_run_rq_p99, &rq))
 				fprintf(f, "<td class=\"num\">%s</td>",
-					fmt_ns(a, sizeof(a), rq));
+					fmt_ns_spaced(a, sizeof(a), rq));
 			else
 				fputs("<td class=\"num\">–</td>", f);
 			fputs("<td>", f);

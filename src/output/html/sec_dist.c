@@ -11,11 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/html/fmt.h"
+#include "output/html/html_fmt.h"
 #include "output/html/sections.h"
 #include "output/html/svg.h"
 #include "output/html/view.h"
 #include "util/roles.h"
+#include "util/fmt.h"
 
 #define DIST_PER_OCTAVE	4	/* histogram bins per octave, at most */
 #define DIST_NR_BINS	(64 * DIST_PER_OCTAVE)
@@ -53,7 +54,7 @@ static const json_t *dist_hist(const struct run_view *rv,
 
 static const char *fmt_unit(char *b, size_t n, double v, enum dist_unit u)
 {
-	return u == UNIT_NS ? fmt_ns(b, n, v) : fmt_bytes(b, n, v);
+	return u == UNIT_NS ? fmt_ns_spaced(b, n, v) : fmt_bytes(b, n, v);
 }
 
 /* A share of the samples as a tick: "5 %". */

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "output/html/fmt.h"
+#include "output/html/html_fmt.h"
 #include "output/html/sections.h"
 #include "output/html/svg.h"
 #include "output/html/view.h"

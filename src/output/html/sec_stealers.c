@@ -8,11 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "output/html/fmt.h"
+#include "output/html/html_fmt.h"
 #include "output/html/sections.h"
 #include "output/html/svg.h"
 #include "output/html/view.h"
 #include "util/roles.h"
+#include "util/fmt.h"
 
 #define MAX_STEALERS	6	/* tasks named per run; the rest summed */
 
@@ -127,7 +128,7 @@ void stealers_section(FILE *f, const struct group_view *v)
 				fprintf(f, "</b> (pid %d)",
 					(int)json_integer_value(json_object_get(s, "pid")));
 			}
-			fprintf(f, " %s", fmt_ns(a, sizeof(a),
+			fprintf(f, " %s", fmt_ns_spaced(a, sizeof(a),
 				(double)ju64(json_object_get(s, "ns"))));
 			shown++;
 		}

@@ -8,10 +8,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "output/html/fmt.h"
+#include "output/html/html_fmt.h"
 #include "output/html/sections.h"
 #include "output/html/svg.h"
 #include "output/html/view.h"
+#include "util/fmt.h"
 
 #define SW_W	360.0
 #define SW_H	230.0
@@ -110,7 +111,7 @@ static void sweep_chart(FILE *f, const struct sweep *sw, enum sweep_fig fig)
 			html_esc(f, ser[s].label);
 			fprintf(f, " %g: %s</title></circle>", p->value,
 				fig == SW_TP ? fmt_rate(a, sizeof(a), y) :
-					       fmt_ns(a, sizeof(a), y));
+					       fmt_ns_spaced(a, sizeof(a), y));
 		}
 	}
 	svg_axis_line(f, SW_L, SW_W - 10, SW_T + ph);

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "output/html/fmt.h"
+#include "output/html/html_fmt.h"
 #include "output/html/svg.h"
 
 #define HEAT_LEVELS	7	/* colour steps of a heat map */

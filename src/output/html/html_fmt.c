@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "output/html/fmt.h"
+#include "output/html/html_fmt.h"
 #include "output/html/report_html.h"
 
 /* ---- escaping ---------------------------------------------------------- */
@@ -136,20 +136,6 @@ void html_esc(FILE *f, const char *s)
 }
 
 /* ---- numbers ----------------------------------------------------------- */
-
-/* "812 ns", "3.4 µs", "12.0 ms", "1.25 s"; thresholds avoid "1000.0 µs". */
-const char *fmt_ns(char *b, size_t n, double ns)
-{
-	if (ns < 999.5)
-		snprintf(b, n, "%.0f ns", ns);
-	else if (ns < 999.95e3)
-		snprintf(b, n, "%.1f µs", ns / 1e3);
-	else if (ns < 999.95e6)
-		snprintf(b, n, "%.1f ms", ns / 1e6);
-	else
-		snprintf(b, n, "%.2f s", ns / 1e9);
-	return b;
-}
 
 /* "512 B", "64.0 kB", "1.5 MB". */
 const char *fmt_bytes(char *b, size_t n, double v)

@@ -14,7 +14,6 @@
 
 void html_esc(FILE *f, const char *s);
 
-const char *fmt_ns(char *b, size_t n, double ns);
 const char *fmt_bytes(char *b, size_t n, double v);
 const char *fmt_rate(char *b, size_t n, double v);
 const char *fmt_rate_tick(char *b, size_t n, double v, double step);
