@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The diagnosis.  All CPUs' time during a run splits into idle, softirq,
- * outsiders (tasks that ran while a benchmark thread waited), hypervisor
- * steal, and the benchmark's own work.  Per message, a slow run needs
- * more of that time than the reference: ncpus x (1/tp_slow - 1/tp_ref)
- * in all.  Each category's own growth per message is its share of the
- * loss, so the shares add up and rank the causes.  Which cause the idle
- * and own-work growth is blamed on depends on the evidence: full send
- * buffers point at socket backpressure, queueing (run-queue latency,
- * involuntary switches) at scheduler contention; without evidence the
- * diagnosis says that nothing stands out rather than guess.
+ * The diagnosis.  Evidence first: every kernel figure of a run is held
+ * against the same figure in the reference runs, and one far outside
+ * (beyond max(4 robust SDs, a floor that normal runs never reach here))
+ * says the run was disturbed, and how.  The throughput alone cannot say
+ * it: on shared 2-vCPU VMs normal runs spread by up to 30 %, so a margin
+ * wide enough to be silent on clean series swallows a run at two thirds
+ * of the median, while the kernel record of that run shows the burner
+ * holding the CPUs.
+ *
+ * The causes of a slow run are ranked by how much of the lost throughput
+ * each accounts for.  All CPUs' time during a run splits into idle,
+ * softirq, outsiders (tasks that ran while a benchmark thread waited),
+ * hypervisor steal, and the benchmark's own work.  Per message, a slow
+ * run needs more of that time than the reference: ncpus x (1/tp_slow -
+ * 1/tp_ref) in all, and each category's own growth per message is its
+ * share of the loss.  A category is named only with its evidence; the
+ * idle and own-work growth go to socket backpressure or scheduler
+ * contention when their evidence is there, else nothing is guessed.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,38 +25,59 @@
 #include <string.h>
 
 #include "analysis/diagnose.h"
-#include "tracer/kstats.h"
 #include "analysis/stats.h"
+#include "tracer/kstats.h"
 #include "util/fmt.h"
 
-const char *const cause_kind_names[CAUSE_NR] = {
-	[CAUSE_OUTSIDER_CPU] = "outsider_cpu",
-	[CAUSE_SCHED_CONTENTION] = "sched_contention",
-	[CAUSE_CPU_IDLE] = "cpu_idle",
-	[CAUSE_SOFTIRQ] = "softirq",
-	[CAUSE_SOCKET_BACKPRESSURE] = "socket_backpressure",
-	[CAUSE_BENCHMARK_WORK] = "benchmark_work",
-	[CAUSE_STEAL] = "hypervisor_steal",
-};
-
+/* A figure this many robust SDs above the reference is evidence. */
+#define EVIDENCE_SDS	4.0
+/* Slow with evidence: below the median by max(1 SD, this share). */
+#define MIN_DROP	0.05
 /* Smallest share of the loss worth naming as a cause. */
-#define MIN_SHARE 0.15
-/* Below this for the top cause, nothing stands out. */
-#define MIN_TOP_SHARE 0.30
+#define MIN_SHARE	0.05
 
 #define KF_DOUBLES(X)							\
 	X(wall_s) X(wakeups_per_s) X(xcpu_pct) X(invol_per_s)		\
-	X(migrations_per_s) X(idle_pct) X(softirq_pct) X(net_rx_pct)	\
-	X(outsider_pct) X(steal_pct) X(sndbuf_full_pct) X(oncpu_s)	\
-	X(runnable_s) X(blocked_s) X(tp)
+	X(invol_per_msg) X(migrations_per_s) X(idle_pct) X(softirq_pct)	\
+	X(net_rx_pct) X(outsider_pct) X(steal_pct) X(sndbuf_full_pct)	\
+	X(oncpu_s) X(runnable_s) X(blocked_s) X(tp)
 #define KF_U64S(X)							\
 	X(rq_p50_ns) X(rq_p99_ns) X(rq_max_ns) X(ksoftirqd_p99_ns)	\
 	X(sock_rq_p99_bytes) X(sock_rq_max_bytes) X(rcvbuf_max)		\
 	X(pressure_events)
 
-static double median_of(double *v, size_t n)
+/* The run's headline figures, with what only the run itself knows. */
+static void figures_of(const struct diag_run *run, struct kfigures *f)
 {
-	return stats_median(v, n);
+	kfigures_from(run->k, f);
+	if (!f->valid)
+		return;
+	f->tp = run->throughput;
+	f->steal_pct = run->steal_pct;
+	f->invol_per_msg = f->tp > 0 ? f->invol_per_s / f->tp : 0;
+}
+
+/* Medians and robust SDs of every figure over kf[0..n). */
+static void figure_stats(const struct kfigures *kf, size_t n, double *v,
+			 struct kfigures *med, struct kfigures *sd)
+{
+	size_t i;
+
+	med->valid = sd->valid = true;
+#define STAT_D(f)							\
+	for (i = 0; i < n; i++)						\
+		v[i] = kf[i].f;						\
+	med->f = stats_median(v, n);					\
+	sd->f = stats_robust_sd(v, n);
+#define STAT_U(f)							\
+	for (i = 0; i < n; i++)						\
+		v[i] = (double)kf[i].f;					\
+	med->f = (uint64_t)stats_median(v, n);				\
+	sd->f = (uint64_t)stats_robust_sd(v, n);
+	KF_DOUBLES(STAT_D)
+	KF_U64S(STAT_U)
+#undef STAT_D
+#undef STAT_U
 }
 
 void diag_reference(const struct diag_run *runs, size_t n, double pct,
@@ -64,36 +93,21 @@ void diag_reference(const struct diag_run *runs, size_t n, double pct,
 	ref->n = n;
 	for (i = 0; i < n; i++)
 		v[i] = runs[i].throughput;
-	ref->tp_median = median_of(v, n);
-	ref->tp_mad = stats_mad(v, n, ref->tp_median);
-	ref->margin = fmax(3.0 * ref->tp_mad, pct / 100.0 * ref->tp_median);
+	ref->tp_median = stats_median(v, n);
+	ref->tp_sd = stats_robust_sd(v, n);
+	ref->margin = fmax(3.0 * ref->tp_sd, pct / 100.0 * ref->tp_median);
+	ref->drop = fmax(ref->tp_sd, MIN_DROP * ref->tp_median);
 	for (i = 0; i < n; i++) {
-		if (!runs[i].k ||
-		    runs[i].throughput < ref->tp_median - ref->margin)
+		if (runs[i].throughput < ref->tp_median - ref->margin)
 			continue;
-		kfigures_from(runs[i].k, &kf[nk]);
-		if (kf[nk].valid) {
-			kf[nk].tp = runs[i].throughput;
-			kf[nk].steal_pct = runs[i].steal_pct;
+		figures_of(&runs[i], &kf[nk]);
+		if (kf[nk].valid)
 			nk++;
-		}
 	}
 	if (!nk)
 		goto out;
 	ref->have_kernel = true;
-	ref->kf.valid = true;
-#define MED_D(f)							\
-	for (i = 0; i < nk; i++)					\
-		v[i] = kf[i].f;						\
-	ref->kf.f = median_of(v, nk);
-#define MED_U(f)							\
-	for (i = 0; i < nk; i++)					\
-		v[i] = (double)kf[i].f;					\
-	ref->kf.f = (uint64_t)median_of(v, nk);
-	KF_DOUBLES(MED_D)
-	KF_U64S(MED_U)
-#undef MED_D
-#undef MED_U
+	figure_stats(kf, nk, v, &ref->kf, &ref->kf_sd);
 out:
 	free(v);
 	free(kf);
@@ -104,6 +118,12 @@ static double ratio(double now, double base)
 	if (base <= 0)
 		return now > 0 ? INFINITY : 1.0;
 	return now / base;
+}
+
+/* x is far above the reference median med with robust SD sd. */
+static bool far_above(double x, double med, double sd, double floor)
+{
+	return x - med >= fmax(EVIDENCE_SDS * sd, floor);
 }
 
 /* The outsider that took the most CPU from waiting benchmark threads. */
@@ -123,16 +143,19 @@ static const struct ks_stealer *top_outsider(const struct kstats *k)
 	return best;
 }
 
-static void cpus_list(uint64_t mask, char *buf, size_t len)
+static int cpus_list(uint64_t mask, char *buf, size_t len)
 {
 	size_t off = 0;
-	int c;
+	int c, n = 0;
 
 	buf[0] = '\0';
 	for (c = 0; c < 64 && off + 8 < len; c++)
-		if (mask & (1ULL << c))
+		if (mask & (1ULL << c)) {
 			off += (size_t)snprintf(buf + off, len - off, "%s%d",
 						off ? "," : "", c);
+			n++;
+		}
+	return n;
 }
 
 /* The CPU that idled most, for "crowded onto fewer CPUs" evidence. */
@@ -152,11 +175,6 @@ static void most_idle_cpu(const struct kstats *k, int *cpu, double *pct)
 		}
 	}
 }
-
-struct evidence {
-	bool socket;
-	bool sched;
-};
 
 /*
  * A CPU idle for a quarter of the run or more on which no benchmark
@@ -180,33 +198,58 @@ static bool queued_beside_idle(const struct kstats *k, uint64_t *waited)
 	return false;
 }
 
+#define EV(kind) (1U << CAUSE_##kind)
+
 /*
- * Evidence that turns idle and own-work growth into a named cause.  Socket
- * backpressure: sends finding the send buffer full far more often, memory
- * pressure events, or receive buffers much smaller than usual with their
- * queues at the limit.  Scheduler contention: more involuntary switches
- * per message, longer run-queue waits that no outsider explains, or the
- * threads queued for some CPUs while another idled and idle time grew.
- * Without that last test, a run confined to one CPU was blamed on idle
- * CPUs alone in one try of three here: its switches and p99 need not grow.
+ * The figures of run s far outside the reference r (with spreads d), as
+ * a set of cause kinds.  Each test looks one way only: a figure that
+ * moved the other way is never evidence.  Socket backpressure: sends
+ * finding the send buffer full far more often, memory pressure events,
+ * or receive buffers much smaller than usual with their queues at the
+ * limit.  Scheduler contention: more involuntary switches per message,
+ * longer run-queue waits that no outsider explains, or the threads
+ * queued for some CPUs while another idled (a run confined to one CPU
+ * need not switch more, nor wait longer at p99).
  */
-static void find_evidence(const struct kstats *k, const struct kfigures *s,
-			  const struct kfigures *r, struct evidence *e)
+static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
+			     const struct kfigures *r, const struct kfigures *d)
 {
-	double invol_s = s->invol_per_s / s->tp, invol_r = r->invol_per_s / r->tp;
 	bool small_full = r->rcvbuf_max && s->rcvbuf_max * 4 <= r->rcvbuf_max &&
 			  s->sock_rq_max_bytes * 2 >= s->rcvbuf_max;
+	bool idle_up = far_above(s->idle_pct, r->idle_pct, d->idle_pct, 10);
+	bool outsider = far_above(s->outsider_pct, r->outsider_pct,
+				  d->outsider_pct, 5);
+	unsigned int ev = 0;
 	uint64_t waited;
-	bool queued_idle = s->idle_pct >= r->idle_pct + 10 &&
-			   queued_beside_idle(k, &waited);
 
-	e->socket = s->sndbuf_full_pct >= 5.0 * r->sndbuf_full_pct + 1.0 ||
-		    s->pressure_events > 2 * r->pressure_events + 10 ||
-		    small_full;
-	e->sched = (invol_s >= 0.005 && ratio(invol_s, invol_r) >= 1.5) ||
-		   (ratio((double)s->rq_p99_ns, (double)r->rq_p99_ns) >= 2.0 &&
-		    s->outsider_pct - r->outsider_pct < 2) ||
-		   queued_idle;
+	if (outsider)
+		ev |= EV(OUTSIDER_CPU);
+	if (far_above(s->steal_pct, r->steal_pct, d->steal_pct, 3))
+		ev |= EV(STEAL);
+	if (far_above(s->softirq_pct, r->softirq_pct, d->softirq_pct, 5) ||
+	    (ratio((double)s->ksoftirqd_p99_ns, (double)r->ksoftirqd_p99_ns) >=
+		     3 &&
+	     far_above((double)s->ksoftirqd_p99_ns, (double)r->ksoftirqd_p99_ns,
+		       (double)d->ksoftirqd_p99_ns, 1e6)))
+		ev |= EV(SOFTIRQ);
+	if ((s->sndbuf_full_pct >= 5.0 * r->sndbuf_full_pct + 1.0 &&
+	     far_above(s->sndbuf_full_pct, r->sndbuf_full_pct,
+		       d->sndbuf_full_pct, 1)) ||
+	    s->pressure_events > 2 * r->pressure_events + 10 || small_full)
+		ev |= EV(SOCKET_BACKPRESSURE);
+	if ((s->invol_per_msg >= 0.005 &&
+	     ratio(s->invol_per_msg, r->invol_per_msg) >= 1.5 &&
+	     far_above(s->invol_per_msg, r->invol_per_msg, d->invol_per_msg,
+		       0)) ||
+	    (!outsider &&
+	     ratio((double)s->rq_p99_ns, (double)r->rq_p99_ns) >= 2.0 &&
+	     far_above((double)s->rq_p99_ns, (double)r->rq_p99_ns,
+		       (double)d->rq_p99_ns, 0)) ||
+	    (idle_up && queued_beside_idle(k, &waited)))
+		ev |= EV(SCHED_CONTENTION);
+	if (idle_up)
+		ev |= EV(CPU_IDLE);
+	return ev;
 }
 
 static void add_share(struct diag_verdict *v, enum cause_kind kind,
@@ -222,7 +265,7 @@ static void add_share(struct diag_verdict *v, enum cause_kind kind,
 			return;
 		}
 	}
-	if (v->ncauses == CAUSE_NR || v->ncauses == DIAG_MAX_CAUSES)
+	if (v->ncauses == DIAG_MAX_CAUSES)
 		return;
 	v->causes[v->ncauses].kind = kind;
 	v->causes[v->ncauses].share = share;
@@ -237,60 +280,92 @@ static int by_share(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+/* "6.0x the other runs'", or that they had almost none. */
+static void times_ref(char *buf, size_t len, double now, double base,
+		      const char *what)
+{
+	if (base >= 0.05 * now && base > 0)
+		snprintf(buf, len, "%.1fx the other runs' %s", now / base,
+			 what);
+	else
+		snprintf(buf, len, "where the other runs had almost none");
+}
+
+static void describe_outsider(struct diag_cause *c, const struct kstats *k,
+			      const struct kfigures *s,
+			      const struct kfigures *r)
+{
+	const struct ks_stealer *o = top_outsider(k);
+	char a[24], b[24], cpus[64] = "?", times[64];
+	double share = 0;
+	int ncpus = 1;
+
+	if (o) {
+		snprintf(c->task, sizeof(c->task), "%s", o->comm);
+		c->pid = o->pid;
+		ncpus = cpus_list(o->cpu_mask, cpus, sizeof(cpus));
+		share = 100.0 * (double)o->ns /
+			((double)k->wall_ns * (ncpus ? ncpus : 1));
+	}
+	times_ref(times, sizeof(times), s->outsider_pct, r->outsider_pct,
+		  "outsider time");
+	snprintf(c->text, sizeof(c->text),
+		 "CPU contention by an outsider: %s (pid %d) took %.0f %% of CPU %s for %.1f s while benchmark threads were runnable, %s (outsiders %.1f %% of all CPU time vs %.1f %%); run-queue latency p99 %s vs %s",
+		 o ? o->comm : "?", o ? (int)o->pid : 0, share, cpus,
+		 s->wall_s, times, s->outsider_pct, r->outsider_pct,
+		 fmt_ns(a, sizeof(a), (double)s->rq_p99_ns),
+		 fmt_ns(b, sizeof(b), (double)r->rq_p99_ns));
+}
+
+static void describe_contention(struct diag_cause *c, const struct kstats *k,
+				const struct kfigures *s,
+				const struct kfigures *r)
+{
+	char a[24], b[24], cpus[64];
+	double idle_pct;
+	uint64_t waited;
+	int idle_cpu;
+	size_t n;
+
+	most_idle_cpu(k, &idle_cpu, &idle_pct);
+	snprintf(c->text, sizeof(c->text),
+		 "scheduler contention among the benchmark's threads: run-queue latency p99 %s vs %s, involuntary switches %.3f vs %.3f per message, migrations %.0f/s vs %.0f/s",
+		 fmt_ns(a, sizeof(a), (double)s->rq_p99_ns),
+		 fmt_ns(b, sizeof(b), (double)r->rq_p99_ns),
+		 s->invol_per_msg, r->invol_per_msg, s->migrations_per_s,
+		 r->migrations_per_s);
+	if (s->idle_pct <= r->idle_pct + 10 || idle_cpu < 0)
+		return;
+	n = strlen(c->text);
+	snprintf(c->text + n, sizeof(c->text) - n,
+		 "; work queued while CPUs idled (%.0f %% vs %.0f %%, cpu%d idle %.0f %%)",
+		 s->idle_pct, r->idle_pct, idle_cpu, idle_pct);
+	if (!queued_beside_idle(k, &waited))
+		return;
+	cpus_list(waited, cpus, sizeof(cpus));
+	n = strlen(c->text);
+	snprintf(c->text + n, sizeof(c->text) - n,
+		 "; the threads waited only on CPU %s: confined there, or not spread",
+		 cpus);
+}
+
 static void describe(struct diag_cause *c, const struct kstats *k,
 		     const struct kfigures *s, const struct kfigures *r)
 {
-	char a[24], b[24], d[24], cpus[64];
-	const struct ks_stealer *o;
-	double idle_pct;
-	int idle_cpu;
+	char a[24], b[24];
 
 	switch (c->kind) {
 	case CAUSE_OUTSIDER_CPU:
-		o = top_outsider(k);
 		c->figure = "outsider_pct";
 		c->now = s->outsider_pct;
 		c->base = r->outsider_pct;
-		if (o) {
-			snprintf(c->task, sizeof(c->task), "%s", o->comm);
-			c->pid = o->pid;
-			cpus_list(o->cpu_mask, cpus, sizeof(cpus));
-		}
-		snprintf(c->text, sizeof(c->text),
-			 "CPU contention by an outsider: %s (pid %d) on CPU %s took %s of CPU while benchmark threads were runnable (outsiders %.1f %% of all CPU time vs %.1f %%); run-queue latency p99 %s vs %s",
-			 o ? o->comm : "?", o ? (int)o->pid : 0,
-			 o ? cpus : "?",
-			 fmt_ns(d, sizeof(d), o ? o->ns : 0),
-			 s->outsider_pct, r->outsider_pct,
-			 fmt_ns(a, sizeof(a), s->rq_p99_ns),
-			 fmt_ns(b, sizeof(b), r->rq_p99_ns));
+		describe_outsider(c, k, s, r);
 		break;
 	case CAUSE_SCHED_CONTENTION:
 		c->figure = "rq_p99_ns";
 		c->now = (double)s->rq_p99_ns;
 		c->base = (double)r->rq_p99_ns;
-		most_idle_cpu(k, &idle_cpu, &idle_pct);
-		snprintf(c->text, sizeof(c->text),
-			 "scheduler contention among the benchmark's threads: run-queue latency p99 %s vs %s, involuntary switches %.2f vs %.2f per message, migrations %.0f/s vs %.0f/s",
-			 fmt_ns(a, sizeof(a), s->rq_p99_ns),
-			 fmt_ns(b, sizeof(b), r->rq_p99_ns),
-			 s->invol_per_s / s->tp, r->invol_per_s / r->tp,
-			 s->migrations_per_s, r->migrations_per_s);
-		if (s->idle_pct > r->idle_pct + 10 && idle_cpu >= 0) {
-			size_t n = strlen(c->text);
-			uint64_t waited;
-
-			snprintf(c->text + n, sizeof(c->text) - n,
-				 "; work queued while CPUs idled (%.0f %% vs %.0f %%, cpu%d idle %.0f %%)",
-				 s->idle_pct, r->idle_pct, idle_cpu, idle_pct);
-			if (queued_beside_idle(k, &waited)) {
-				cpus_list(waited, cpus, sizeof(cpus));
-				n = strlen(c->text);
-				snprintf(c->text + n, sizeof(c->text) - n,
-					 "; the threads waited only on CPU %s: confined there, or not spread",
-					 cpus);
-			}
-		}
+		describe_contention(c, k, s, r);
 		break;
 	case CAUSE_CPU_IDLE:
 		c->figure = "idle_pct";
@@ -299,8 +374,8 @@ static void describe(struct diag_cause *c, const struct kstats *k,
 		snprintf(c->text, sizeof(c->text),
 			 "CPUs idle while the run was slow: idle %.0f %% vs %.0f %%, cross-CPU wakeups %.0f %% vs %.0f %%, run-queue latency p50 %s vs %s",
 			 s->idle_pct, r->idle_pct, s->xcpu_pct, r->xcpu_pct,
-			 fmt_ns(a, sizeof(a), s->rq_p50_ns),
-			 fmt_ns(b, sizeof(b), r->rq_p50_ns));
+			 fmt_ns(a, sizeof(a), (double)s->rq_p50_ns),
+			 fmt_ns(b, sizeof(b), (double)r->rq_p50_ns));
 		break;
 	case CAUSE_SOFTIRQ:
 		c->figure = "softirq_pct";
@@ -310,8 +385,8 @@ static void describe(struct diag_cause *c, const struct kstats *k,
 			 "softirq work: %.1f %% of CPU time vs %.1f %% (net_rx %.1f %% vs %.1f %%), ksoftirqd run-queue latency p99 %s vs %s",
 			 s->softirq_pct, r->softirq_pct, s->net_rx_pct,
 			 r->net_rx_pct,
-			 fmt_ns(a, sizeof(a), s->ksoftirqd_p99_ns),
-			 fmt_ns(b, sizeof(b), r->ksoftirqd_p99_ns));
+			 fmt_ns(a, sizeof(a), (double)s->ksoftirqd_p99_ns),
+			 fmt_ns(b, sizeof(b), (double)r->ksoftirqd_p99_ns));
 		break;
 	case CAUSE_SOCKET_BACKPRESSURE:
 		c->figure = "sndbuf_full_pct";
@@ -337,16 +412,6 @@ static void describe(struct diag_cause *c, const struct kstats *k,
 		break;
 	case CAUSE_BENCHMARK_WORK:
 	default:
-		c->figure = "cpu_us_per_message";
-		c->now = 1e6 * (1 - (s->idle_pct + s->softirq_pct +
-				     s->outsider_pct + s->steal_pct) / 100) /
-			 s->tp;
-		c->base = 1e6 * (1 - (r->idle_pct + r->softirq_pct +
-				      r->outsider_pct + r->steal_pct) / 100) /
-			  r->tp;
-		snprintf(c->text, sizeof(c->text),
-			 "the benchmark's threads needed more CPU per message (%.2f us vs %.2f us per CPU) with no scheduler or socket evidence",
-			 c->now, c->base);
 		break;
 	}
 }
@@ -367,188 +432,122 @@ static double extra(double pct_s, double pct_r, double ncpus, double tp_s,
 	return per_msg(pct_s, ncpus, tp_s) - per_msg(pct_r, ncpus, tp_r);
 }
 
+/* The shares of the loss of slow run s against r, by evidence. */
+static void rank_causes(const struct diag_run *run, const struct kfigures *s,
+			const struct kfigures *r, struct diag_verdict *v)
+{
+	enum { X_OUTSIDER, X_STEAL, X_SOFTIRQ, X_IDLE, X_WORK, X_NR };
+	double total, ncpus = run->k->ncpus, bench_s, bench_r, grown, x[X_NR];
+	unsigned int ev = v->evidence;
+	int i, keep;
+
+	total = ncpus * (1.0 / s->tp - 1.0 / r->tp);
+	if (total <= 0)
+		return;
+	bench_s = 100 - s->idle_pct - s->softirq_pct - s->outsider_pct -
+		  s->steal_pct;
+	bench_r = 100 - r->idle_pct - r->softirq_pct - r->outsider_pct -
+		  r->steal_pct;
+	x[X_OUTSIDER] = extra(s->outsider_pct, r->outsider_pct, ncpus, s->tp,
+			      r->tp);
+	x[X_STEAL] = extra(s->steal_pct, r->steal_pct, ncpus, s->tp, r->tp);
+	x[X_SOFTIRQ] = extra(s->softirq_pct, r->softirq_pct, ncpus, s->tp,
+			     r->tp);
+	x[X_IDLE] = extra(s->idle_pct, r->idle_pct, ncpus, s->tp, r->tp);
+	x[X_WORK] = extra(bench_s, bench_r, ncpus, s->tp, r->tp);
+	/*
+	 * Categories that shrank free time for others, so the growth of the
+	 * rest can exceed the total: then the shares are of that growth,
+	 * and still add up to at most one.
+	 */
+	for (i = 0, grown = 0; i < X_NR; i++)
+		grown += fmax(x[i], 0);
+	total = fmax(total, grown);
+	if (ev & EV(OUTSIDER_CPU))
+		add_share(v, CAUSE_OUTSIDER_CPU, x[X_OUTSIDER] / total);
+	if (ev & EV(STEAL))
+		add_share(v, CAUSE_STEAL, x[X_STEAL] / total);
+	if (ev & EV(SOFTIRQ))
+		add_share(v, CAUSE_SOFTIRQ, x[X_SOFTIRQ] / total);
+	if (ev & EV(SOCKET_BACKPRESSURE))
+		add_share(v, CAUSE_SOCKET_BACKPRESSURE,
+			  (x[X_IDLE] + x[X_WORK]) / total);
+	else if (ev & EV(SCHED_CONTENTION))
+		add_share(v, CAUSE_SCHED_CONTENTION,
+			  (x[X_IDLE] + x[X_WORK]) / total);
+	else if (ev & EV(CPU_IDLE))
+		add_share(v, CAUSE_CPU_IDLE, x[X_IDLE] / total);
+	qsort(v->causes, (size_t)v->ncauses, sizeof(v->causes[0]), by_share);
+	for (i = 0, keep = 0; i < v->ncauses; i++) {
+		struct diag_cause *c = &v->causes[i];
+
+		if (c->share < MIN_SHARE)
+			continue;
+		if (c->share > 1)
+			c->share = 1;
+		v->causes[keep] = *c;
+		describe(&v->causes[keep], run->k, s, r);
+		keep++;
+	}
+	v->ncauses = keep;
+}
+
 void diag_explain(const struct diag_run *run, const struct diag_ref *ref,
 		  struct diag_verdict *v)
 {
-	enum { X_OUTSIDER, X_STEAL, X_SOFTIRQ, X_IDLE, X_WORK, X_NR };
-	double total, ncpus, bench_s, bench_r, grown, x[X_NR];
-	struct kfigures s, r;
-	struct evidence e;
-	int i, keep;
+	struct kfigures s, r = ref->kf;
+	bool below_margin;
 
 	memset(v, 0, sizeof(*v));
 	if (!ref->n || ref->tp_median <= 0)
 		return;
 	v->shortfall = 1.0 - run->throughput / ref->tp_median;
-	v->slow = run->throughput < ref->tp_median - ref->margin;
+	below_margin = run->throughput < ref->tp_median - ref->margin;
+	figures_of(run, &s);
+	if (s.valid && ref->have_kernel) {
+		v->evidence = evidence(run->k, &s, &r, &ref->kf_sd);
+		v->disturbed = v->evidence != 0;
+	}
+	v->slow = below_margin ||
+		  (v->disturbed && run->throughput < ref->tp_median - ref->drop);
 	if (!v->slow)
 		return;
 	v->nothing_stands_out = true;
-	kfigures_from(run->k, &s);
-	if (!s.valid || !ref->have_kernel || run->throughput <= 0)
+	if (!v->disturbed || run->throughput <= 0)
 		return;
-	s.tp = run->throughput;
-	s.steal_pct = run->steal_pct;
-	r = ref->kf;
 	r.tp = ref->tp_median;
-	ncpus = run->k->ncpus;
-	total = ncpus * (1.0 / s.tp - 1.0 / r.tp);
-	if (total <= 0)
-		return;
-	find_evidence(run->k, &s, &r, &e);
-	bench_s = 100 - s.idle_pct - s.softirq_pct - s.outsider_pct - s.steal_pct;
-	bench_r = 100 - r.idle_pct - r.softirq_pct - r.outsider_pct - r.steal_pct;
-	x[X_OUTSIDER] = extra(s.outsider_pct, r.outsider_pct, ncpus, s.tp, r.tp);
-	x[X_STEAL] = extra(s.steal_pct, r.steal_pct, ncpus, s.tp, r.tp);
-	x[X_SOFTIRQ] = extra(s.softirq_pct, r.softirq_pct, ncpus, s.tp, r.tp);
-	x[X_IDLE] = extra(s.idle_pct, r.idle_pct, ncpus, s.tp, r.tp);
-	x[X_WORK] = extra(bench_s, bench_r, ncpus, s.tp, r.tp);
-	/*
-	 * Shares of the loss.  Categories that shrank free time for others,
-	 * so the growth of the rest can exceed the total: then the shares
-	 * are of that growth, and still add up to at most one.
-	 */
-	for (i = 0, grown = 0; i < X_NR; i++)
-		grown += fmax(x[i], 0);
-	total = fmax(total, grown);
-	/*
-	 * A category that grows only because the run was longer (the same
-	 * share of CPU spread over fewer messages) is a consequence, not a
-	 * cause: the outsider, steal and softirq shares of CPU must grow too.
-	 */
-	if (s.outsider_pct - r.outsider_pct >= 2)
-		add_share(v, CAUSE_OUTSIDER_CPU, x[X_OUTSIDER] / total);
-	if (s.steal_pct - r.steal_pct >= 2)
-		add_share(v, CAUSE_STEAL, x[X_STEAL] / total);
-	if (s.softirq_pct - r.softirq_pct >= 3 ||
-	    ratio((double)s.ksoftirqd_p99_ns, (double)r.ksoftirqd_p99_ns) >= 3)
-		add_share(v, CAUSE_SOFTIRQ, x[X_SOFTIRQ] / total);
-	if (e.socket) {
-		add_share(v, CAUSE_SOCKET_BACKPRESSURE,
-			  (x[X_IDLE] + x[X_WORK]) / total);
-	} else if (e.sched) {
-		add_share(v, CAUSE_SCHED_CONTENTION,
-			  (x[X_IDLE] + x[X_WORK]) / total);
-	} else {
-		add_share(v, CAUSE_CPU_IDLE, x[X_IDLE] / total);
-		add_share(v, CAUSE_BENCHMARK_WORK, x[X_WORK] / total);
-	}
-	qsort(v->causes, (size_t)v->ncauses, sizeof(v->causes[0]), by_share);
-	for (i = 0, keep = 0; i < v->ncauses; i++) {
-		struct diag_cause *c = &v->causes[i];
-
-		/* A guess is not a cause: own work without evidence. */
-		if (c->share < MIN_SHARE || c->kind == CAUSE_BENCHMARK_WORK)
-			continue;
-		if (c->share > 1)
-			c->share = 1;
-		v->causes[keep] = *c;
-		describe(&v->causes[keep], run->k, &s, &r);
-		keep++;
-	}
-	v->ncauses = keep;
-	v->nothing_stands_out = !keep || v->causes[0].share < MIN_TOP_SHARE;
-	if (v->nothing_stands_out)
-		v->ncauses = 0;
+	rank_causes(run, &s, &r, v);
+	v->nothing_stands_out = !v->ncauses;
 }
 
-static void dip_why(const struct kstats *k, const struct ks_interval *iv,
-		    double med_rq, double med_idle, double med_sirq,
-		    char *buf, size_t len)
+void diag_judge(const struct diag_run *runs, size_t n, double pct,
+		struct diag_ref *ref, struct diag_verdict *v)
 {
-	double dur = (double)iv->duration_ns * k->ncpus;
-	char a[24], b[24];
-	size_t off;
+	struct diag_run *sub = calloc(n + 1, sizeof(*sub));
+	size_t i, j, m;
 
-	off = (size_t)snprintf(buf, len, "rq p99 %s vs %s, idle %.0f %% vs %.0f %%, softirq %.0f %% vs %.0f %%",
-			       fmt_ns(a, sizeof(a), iv->rq_p99_ns),
-			       fmt_ns(b, sizeof(b), (uint64_t)med_rq),
-			       100.0 * (double)iv->idle_ns / dur, med_idle,
-			       100.0 * (double)iv->softirq_ns / dur, med_sirq);
-	if (iv->top.ns && !iv->top.is_benchmark && iv->top.pid && off < len)
-		snprintf(buf + off, len - off,
-			 "; top outsider %s (pid %d) took %s",
-			 iv->top.comm, (int)iv->top.pid,
-			 fmt_ns(a, sizeof(a), iv->top.ns));
-}
-
-int diag_find_dips(const struct kstats *k, double pct, struct diag_dip *out,
-		   int max)
-{
-	size_t n = k ? k->nr_intervals : 0, i, m = 0;
-	double *tp, *rq, *idle, *sirq, med, margin, med_rq, med_idle, med_sirq;
-	int nd = 0, len;
-
-	/* The first and last intervals are ramps, not steady state. */
-	if (n < 7)
-		return 0;
-	tp = calloc(n, sizeof(*tp));
-	rq = calloc(n, sizeof(*rq));
-	idle = calloc(n, sizeof(*idle));
-	sirq = calloc(n, sizeof(*sirq));
-	if (!tp || !rq || !idle || !sirq)
-		goto out;
-	for (i = 1; i + 1 < n; i++) {
-		const struct ks_interval *iv = &k->interval[i];
-		double dur = (double)iv->duration_ns * k->ncpus;
-
-		if (!iv->duration_ns)
-			continue;
-		tp[m] = iv->throughput;
-		rq[m] = (double)iv->rq_p99_ns;
-		idle[m] = 100.0 * (double)iv->idle_ns / dur;
-		sirq[m] = 100.0 * (double)iv->softirq_ns / dur;
-		m++;
+	if (!sub || n < 2) {
+		diag_reference(runs, n, pct, ref);
+		goto explain;
 	}
-	med = stats_median(tp, m);
-	margin = fmax(3.0 * stats_mad(tp, m, med), pct / 100.0 * med);
-	med_rq = stats_median(rq, m);
-	med_idle = stats_median(idle, m);
-	med_sirq = stats_median(sirq, m);
-	for (i = 1; i + 1 < n && nd < max; i++) {
-		const struct ks_interval *low = &k->interval[i];
-		struct diag_dip *d = &out[nd];
-
-		if (!low->duration_ns || low->throughput >= med - margin)
-			continue;
-		d->from_s = (double)low->start_ns / 1e9;
-		d->median = med;
-		d->throughput = low->throughput;
-		/* Consecutive dipping intervals are one dip. */
-		len = 1;
-		while (i + 2 < n &&
-		       k->interval[i + 1].throughput < med - margin) {
-			i++;
-			len++;
-			if (k->interval[i].throughput < low->throughput)
-				low = &k->interval[i];
-		}
-		/*
-		 * Hundreds of threads deliver in lumps: a single 100 ms
-		 * interval at half the median is common in clean runs here,
-		 * so only a dip that lasts is one.
-		 */
-		if (len < DIAG_DIP_MIN_INTERVALS)
-			continue;
-		/*
-		 * Low until the end is the drain, not a dip: client senders
-		 * are done within the first second, and in the last the
-		 * server's senders run out of backlog one after another,
-		 * so throughput falls into the end of every run.
-		 */
-		if (i + 2 >= n)
-			continue;
-		d->throughput = low->throughput;
-		d->to_s = (double)(k->interval[i].start_ns +
-				   k->interval[i].duration_ns) / 1e9;
-		dip_why(k, low, med_rq, med_idle, med_sirq, d->why,
-			sizeof(d->why));
-		nd++;
+	/* Each run against the others: who is disturbed or far below. */
+	for (i = 0; i < n; i++) {
+		for (j = 0, m = 0; j < n; j++)
+			if (j != i)
+				sub[m++] = runs[j];
+		diag_reference(sub, m, pct, ref);
+		diag_explain(&runs[i], ref, &v[i]);
 	}
-out:
-	free(tp);
-	free(rq);
-	free(idle);
-	free(sirq);
-	return nd;
+	for (i = 0, m = 0; i < n; i++)
+		if (!v[i].disturbed && !v[i].slow)
+			sub[m++] = runs[i];
+	/* Most runs disturbed: the machine was; judge by all of them. */
+	if (m < 2 || 2 * m < n)
+		diag_reference(runs, n, pct, ref);
+	else
+		diag_reference(sub, m, pct, ref);
+explain:
+	for (i = 0; i < n; i++)
+		diag_explain(&runs[i], ref, &v[i]);
+	free(sub);
 }

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Slow runs and their kernel-side cause.  A run is slow when its
- * throughput falls below the reference median by more than a robust
- * margin; its kernel figures are then compared with the reference's and
- * the differences ranked by how much of the lost throughput each can
- * account for.
+ * Slow runs and their kernel-side cause.  Each kernel figure of a run is
+ * held against the same figure in the other runs (median and robust
+ * spread per figure, so that one noisy run cannot hide a disturbed one):
+ * a figure far outside is evidence that the run was disturbed.  A run is
+ * slow when its throughput falls below the reference by more than the
+ * series' noise, or when it was disturbed and its throughput fell by more
+ * than a smaller margin.  The causes of a slow run are ranked by how much
+ * of the lost throughput each accounts for, and only causes with evidence
+ * are named.
  */
 #ifndef CHATBENCH_DIAGNOSE_H
 #define CHATBENCH_DIAGNOSE_H
@@ -14,22 +18,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "analysis/causes.h"
 #include "analysis/kfigures.h"
 
 struct kstats;
-
-enum cause_kind {
-	CAUSE_OUTSIDER_CPU,	/* another task took the CPUs */
-	CAUSE_SCHED_CONTENTION,	/* benchmark threads queued behind each other */
-	CAUSE_CPU_IDLE,		/* CPUs idle while the run was slow */
-	CAUSE_SOFTIRQ,		/* network receive work grew or starved */
-	CAUSE_SOCKET_BACKPRESSURE,
-	CAUSE_BENCHMARK_WORK,	/* more CPU per message, no other evidence */
-	CAUSE_STEAL,		/* the hypervisor ran something else */
-	CAUSE_NR,
-};
-
-extern const char *const cause_kind_names[CAUSE_NR];
 
 struct diag_cause {
 	enum cause_kind kind;
@@ -38,7 +30,7 @@ struct diag_cause {
 	pid_t pid;
 	double now, base;	/* the headline figure, and its reference */
 	const char *figure;	/* its name, e.g. "rq_p99_ns" */
-	char text[400];
+	char text[480];
 };
 
 #define DIAG_MAX_CAUSES 4
@@ -50,18 +42,22 @@ struct diag_run {
 	const struct kstats *k;	/* NULL: untraced */
 };
 
-/* What slow runs are compared with: the median normal run. */
+/* What runs are held against: the median run of the normal ones. */
 struct diag_ref {
 	size_t n;		/* runs it was made from */
 	double tp_median;
-	double tp_mad;
+	double tp_sd;		/* robust standard deviation of throughput */
 	double margin;		/* below tp_median - margin is slow */
+	double drop;		/* ... and below tp_median - drop if disturbed */
 	bool have_kernel;
 	struct kfigures kf;	/* per-figure medians of the traced runs */
+	struct kfigures kf_sd;	/* per-figure robust standard deviations */
 };
 
 struct diag_verdict {
 	bool slow;
+	bool disturbed;		/* some kernel figure far outside the reference */
+	unsigned int evidence;	/* 1 << cause_kind of every such figure */
 	double shortfall;	/* 1 - throughput / reference median */
 	int ncauses;
 	struct diag_cause causes[DIAG_MAX_CAUSES];
@@ -69,32 +65,23 @@ struct diag_verdict {
 };
 
 /*
- * The reference from runs (all of them, or a baseline's): median and MAD
- * of throughput, margin max(3 MAD, pct % of the median), then the kernel
- * medians of the runs that are not slow by that margin.
+ * The reference from runs (all of them, or a baseline's): median and
+ * robust spread of throughput, margin max(3 SD, pct % of the median) and
+ * drop max(1 SD, 5 %), then the kernel medians and spreads of the runs
+ * that are not slow by that margin.
  */
 void diag_reference(const struct diag_run *runs, size_t n, double pct,
 		    struct diag_ref *ref);
-/* Whether r is slow against ref, and if so why. */
+/* Whether r was disturbed and whether it is slow against ref, and why. */
 void diag_explain(const struct diag_run *r, const struct diag_ref *ref,
 		  struct diag_verdict *v);
-
-/* A dip inside one run, found in its per-interval series. */
-struct diag_dip {
-	double from_s, to_s;	/* offsets from the run's start */
-	double throughput;	/* lowest interval of the dip */
-	double median;		/* the run's median interval */
-	char why[240];
-};
-
-#define DIAG_MAX_DIPS 3
-#define DIAG_DIP_MIN_INTERVALS 2
-
 /*
- * Runs of at least DIAG_DIP_MIN_INTERVALS consecutive intervals below
- * the run's own median by the same robust margin.
+ * A series judged by itself: first each run's figures against the other
+ * runs' (so a disturbed run does not widen its own yardstick), then the
+ * reference from the runs that are neither disturbed nor far below, and
+ * every run explained against it.  v has n entries.
  */
-int diag_find_dips(const struct kstats *k, double pct, struct diag_dip *out,
-		   int max);
+void diag_judge(const struct diag_run *runs, size_t n, double pct,
+		struct diag_ref *ref, struct diag_verdict *v);
 
 #endif

@@ -21,6 +21,7 @@ struct kfigures {
 	double wakeups_per_s;
 	double xcpu_pct;	/* cross-CPU wakeups, % of wakeups */
 	double invol_per_s;	/* involuntary switches of benchmark threads */
+	double invol_per_msg;	/* the same per message, filled with tp */
 	double migrations_per_s;
 	double idle_pct;	/* of all CPUs' time */
 	double softirq_pct;

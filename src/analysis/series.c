@@ -82,19 +82,21 @@ static int judge(struct series *s, const struct baseline *baseline)
 		dr[n].k = s->runs[i].kernel;
 		n++;
 	}
+	/* Runs stop at the first failure: the ok runs come first. */
 	if (baseline) {
 		if (baseline_ref(baseline, s->rooms, s->messages, s->users,
 				 v->pct, &v->ref, &v->baseline_exact))
 			goto out;
+		for (i = 0; i < n; i++)
+			diag_explain(&dr[i], &v->ref, &v->run[i]);
 	} else {
-		diag_reference(dr, n, v->pct, &v->ref);
+		diag_judge(dr, n, v->pct, &v->ref, v->run);
 	}
-	for (i = 0, n = 0; i < s->attempted; i++) {
-		if (!s->runs[i].ok)
-			continue;
-		diag_explain(&dr[n++], &v->ref, &v->run[i]);
-		v->dips[i].n = diag_find_dips(s->runs[i].kernel, v->pct,
-					      v->dips[i].dip, DIAG_MAX_DIPS);
+	if (v->ref.tp_median > 0) {
+		v->spread_pct = 100.0 * v->ref.tp_sd / v->ref.tp_median;
+		v->min_slow_pct = 100.0 * v->ref.margin / v->ref.tp_median;
+		v->min_slow_evidence_pct = 100.0 * v->ref.drop /
+					   v->ref.tp_median;
 	}
 	v->judged = true;
 	ret = 0;
@@ -117,15 +119,16 @@ int series_analyse(struct series *s, const struct baseline *baseline,
 	for (i = 0; i < s->attempted; i++)
 		v->nok += s->runs[i].ok;
 	v->run = calloc(s->attempted + 1, sizeof(*v->run));
-	v->dips = calloc(s->attempted + 1, sizeof(*v->dips));
-	if (!v->run || !v->dips)
+	v->phases = calloc(s->attempted + 1, sizeof(*v->phases));
+	if (!v->run || !v->phases)
 		return -1;
+	for (i = 0; i < s->attempted; i++)
+		if (s->runs[i].ok)
+			diag_run_phases(s->runs[i].kernel, pct, &v->phases[i]);
 	if (v->nok == 1 && !baseline) {
 		v->profile = true;
 		kfigures_from(s->runs[0].kernel, &v->profile_kf);
 		v->profile_kf.steal_pct = s->runs[0].steal_pct;
-		v->dips[0].n = diag_find_dips(s->runs[0].kernel, pct,
-					      v->dips[0].dip, DIAG_MAX_DIPS);
 		return 0;
 	}
 	return judge(s, baseline);
@@ -142,7 +145,7 @@ void series_free(struct series *s)
 	free(s->runs);
 	s->runs = NULL;
 	free(s->verdict.run);
-	free(s->verdict.dips);
+	free(s->verdict.phases);
 	s->verdict.run = NULL;
-	s->verdict.dips = NULL;
+	s->verdict.phases = NULL;
 }

@@ -4,7 +4,8 @@
  * sweep), and everything the analysis concludes from them, computed once
  * here so that every output only renders it: the throughput statistics,
  * the verdict of each run against the reference (the series' own runs or
- * a baseline), the dips inside runs, a profile for a lone run, and the
+ * a baseline) and what the series can resolve, the phases of each run
+ * and the dips of its steady part, a profile for a lone run, and the
  * figures of the point's row in a sweep table.
  */
 #ifndef CHATBENCH_SERIES_H
@@ -15,16 +16,12 @@
 #include <stdint.h>
 
 #include "analysis/diagnose.h"
+#include "analysis/dips.h"
 #include "analysis/kfigures.h"
 #include "analysis/stats.h"
 #include "workload/client/client.h"
 
 struct baseline;
-
-struct run_dips {
-	int n;
-	struct diag_dip dip[DIAG_MAX_DIPS];
-};
 
 struct series_verdict {
 	size_t nok;		/* completed runs */
@@ -34,7 +31,16 @@ struct series_verdict {
 	double pct;		/* --slow-threshold */
 	struct diag_ref ref;
 	struct diag_verdict *run;	/* one per attempted run */
-	struct run_dips *dips;		/* one per attempted run */
+	struct run_phases *phases;	/* one per attempted run */
+	/*
+	 * What the series can resolve, in % of the reference median: how
+	 * much runs vary (one robust SD), the slowdown below which a run is
+	 * not called slow, and the smaller one that is called when the
+	 * kernel record shows a disturbance.
+	 */
+	double spread_pct;
+	double min_slow_pct;
+	double min_slow_evidence_pct;
 	/* A lone run without a baseline gets a profile, not a verdict. */
 	bool profile;
 	struct kfigures profile_kf;

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "analysis/diagnose.h"
+#include "analysis/dips.h"
 #include "tracer/kstats.h"
 
 #define NCPUS 2
@@ -241,42 +242,171 @@ static void test_margin_is_robust(void **state)
 	assert_true(f->ref.margin >= 0.1 * f->ref.tp_median - 1);
 }
 
-static void test_dips_found_in_intervals(void **state)
+/* 20 intervals of 100 ms around 500k msg/s, +-1 %. */
+static struct kstats *interval_kstats(void)
 {
 	struct kstats *k = base_kstats();
-	struct diag_dip d[DIAG_MAX_DIPS];
 	size_t i;
-	int n;
 
-	(void)state;
 	k->nr_intervals = 20;
 	k->interval = calloc(20, sizeof(*k->interval));
 	for (i = 0; i < 20; i++) {
 		k->interval[i].start_ns = i * 100000000ull;
 		k->interval[i].duration_ns = 100000000ull;
-		k->interval[i].throughput = 500000 + (i % 3) * 1000;
+		k->interval[i].throughput = 500000 + (i % 3) * 5000;
+		k->interval[i].idle_ns = 10000000;
+		k->interval[i].rq_p99_ns = 1000000;
 	}
+	return k;
+}
+
+static void test_dips_found_in_intervals(void **state)
+{
+	struct kstats *k = interval_kstats();
+	struct run_phases p;
+
+	(void)state;
 	/* One interval low alone is a lump, not a dip. */
-	k->interval[4].throughput = 150000;
+	k->interval[6].throughput = 150000;
 	k->interval[8].throughput = 100000;
 	k->interval[9].throughput = 120000;
 	snprintf(k->interval[8].top.comm, 16, "hog");
 	k->interval[8].top.pid = 7;
 	k->interval[8].top.ns = 90000000;
-	/* Low from 1.6 s to the end: the run draining, not a dip. */
-	for (i = 16; i < 20; i++)
-		k->interval[i].throughput = 200000 - i * 10000;
-	n = diag_find_dips(k, 10, d, DIAG_MAX_DIPS);
-	assert_int_equal(n, 1);
-	assert_true(d[0].from_s > 0.79 && d[0].from_s < 0.81);
-	assert_true(d[0].to_s > 0.99 && d[0].to_s < 1.01);
-	assert_non_null(strstr(d[0].why, "hog (pid 7)"));
+	/* Low from 1.7 s to the end: the run draining, not a dip. */
+	k->interval[17].throughput = 200000;
+	k->interval[18].throughput = 150000;
+	k->interval[19].throughput = 100000;
+	diag_run_phases(k, 10, &p);
+	assert_true(p.valid);
+	assert_int_equal(p.ndips, 1);
+	assert_true(p.dip[0].from_s > 0.79 && p.dip[0].from_s < 0.81);
+	assert_true(p.dip[0].to_s > 0.99 && p.dip[0].to_s < 1.01);
+	assert_int_equal(p.dip[0].kind, CAUSE_OUTSIDER_CPU);
+	assert_non_null(strstr(p.dip[0].why, "hog (pid 7)"));
+	assert_true(p.dip[0].depth_pct > 70 && p.dip[0].depth_pct < 80);
+	assert_true(p.drain_from_s > 1.69 && p.drain_from_s < 1.71);
+	assert_true(p.ramp_to_s < 0.01);
 	/* The same fall, recovered before the end, is a dip. */
-	k->interval[18].throughput = 500000;
-	n = diag_find_dips(k, 10, d, DIAG_MAX_DIPS);
-	assert_int_equal(n, 2);
-	assert_true(d[1].from_s > 1.59 && d[1].to_s < 1.81);
+	k->interval[19].throughput = 500000;
+	diag_run_phases(k, 10, &p);
+	assert_int_equal(p.ndips, 2);
+	assert_true(p.dip[1].from_s > 1.69 && p.dip[1].to_s < 1.91);
 	kstats_free(k);
+}
+
+/* The start-up ramp is labelled, never a dip, and a dip needs no name. */
+static void test_ramp_is_not_a_dip(void **state)
+{
+	struct kstats *k = interval_kstats();
+	struct run_phases p;
+
+	(void)state;
+	k->interval[0].throughput = 100000;
+	k->interval[1].throughput = 150000;
+	k->interval[2].throughput = 300000;
+	k->interval[10].throughput = 200000;
+	k->interval[11].throughput = 210000;
+	diag_run_phases(k, 10, &p);
+	assert_true(p.ramp_to_s > 0.29 && p.ramp_to_s < 0.31);
+	assert_int_equal(p.ndips, 1);
+	assert_true(p.dip[0].from_s > 0.99);
+	assert_int_equal(p.dip[0].kind, -1);
+	assert_non_null(strstr(p.dip[0].why, "unexplained"));
+	kstats_free(k);
+}
+
+/* A stopped benchmark: no messages, CPUs idle. */
+static void test_idle_dip_says_not_runnable(void **state)
+{
+	struct kstats *k = interval_kstats();
+	struct run_phases p;
+	int i;
+
+	(void)state;
+	for (i = 8; i < 12; i++) {
+		k->interval[i].throughput = 0;
+		k->interval[i].idle_ns = 190000000;
+	}
+	diag_run_phases(k, 10, &p);
+	assert_int_equal(p.ndips, 1);
+	assert_int_equal(p.dip[0].kind, CAUSE_CPU_IDLE);
+	kstats_free(k);
+}
+
+/*
+ * The miss that made the verdict evidence-led: two noisy runs widen the
+ * throughput margin until a run at two thirds of the median passes, while
+ * its kernel record shows an outsider holding the CPUs.
+ */
+static void test_noisy_series_disturbed_run_flagged(void **state)
+{
+	struct fixture *f = *state;
+	struct diag_verdict v[6];
+	struct ks_stealer *s = &f->k[2]->stealer[0];
+	int i;
+
+	f->runs[0].throughput = 340000;
+	f->runs[1].throughput = 250000;
+	f->runs[2].throughput = 190000;
+	f->runs[3].throughput = 292000;
+	f->runs[4].throughput = 300000;
+	f->runs[5].throughput = 260000;
+	snprintf(s->comm, sizeof(s->comm), "qx_foo");
+	s->pid = 999;
+	s->ns = 6 * WALL_NS / 10;
+	s->cpu_mask = 3;
+	f->k[2]->nr_stealers = 1;
+	/* Without the evidence the margin would swallow it. */
+	diag_reference(f->runs, 6, 10, &f->ref);
+	assert_true(190000 > f->ref.tp_median - f->ref.margin);
+	diag_judge(f->runs, 6, 10, &f->ref, v);
+	for (i = 0; i < 6; i++)
+		assert_int_equal(v[i].slow, i == 2);
+	assert_true(v[2].disturbed);
+	assert_int_equal(v[2].causes[0].kind, CAUSE_OUTSIDER_CPU);
+	assert_string_equal(v[2].causes[0].task, "qx_foo");
+	/* Its size: a share of the CPUs, and against the other runs. */
+	assert_non_null(strstr(v[2].causes[0].text, "took 30 % of CPU 0,1"));
+	assert_non_null(strstr(v[2].causes[0].text, "other runs had almost none"));
+}
+
+/* A disturbance that cost nothing measurable is said, not called slow. */
+static void test_disturbed_not_slow(void **state)
+{
+	struct fixture *f = *state;
+	struct diag_verdict v[6];
+	struct ks_stealer *s = &f->k[4]->stealer[0];
+
+	snprintf(s->comm, sizeof(s->comm), "idler");
+	s->pid = 77;
+	s->ns = 3 * WALL_NS / 10;
+	s->cpu_mask = 1;
+	f->k[4]->nr_stealers = 1;
+	diag_judge(f->runs, 6, 10, &f->ref, v);
+	assert_true(v[4].disturbed);
+	assert_false(v[4].slow);
+}
+
+/* A figure that moved the other way is never a cause. */
+static void test_other_way_never_named(void **state)
+{
+	struct fixture *f = *state;
+	int r;
+
+	/* Slower, with run-queue waits far shorter than usual. */
+	for (r = 0; r < CB_ROLE_OTHER; r++) {
+		struct ks_hist *h = &f->k[5]->role[r].rq_lat;
+
+		memset(h->buckets, 0, sizeof(h->buckets));
+		h->buckets[cb_hist_bucket(2000)] = 1000;
+		ks_hist_finish(h);
+		f->k[5]->role[r].invol_switches = 200;
+	}
+	judge_last(f, 250000);
+	assert_true(f->v.slow);
+	assert_int_equal(f->v.ncauses, 0);
+	assert_true(f->v.nothing_stands_out);
 }
 
 int main(void)
@@ -301,6 +431,15 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_margin_is_robust, setup,
 						teardown),
 		cmocka_unit_test(test_dips_found_in_intervals),
+		cmocka_unit_test(test_ramp_is_not_a_dip),
+		cmocka_unit_test(test_idle_dip_says_not_runnable),
+		cmocka_unit_test_setup_teardown(
+			test_noisy_series_disturbed_run_flagged, setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(test_disturbed_not_slow, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_other_way_never_named,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

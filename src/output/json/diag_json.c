@@ -9,6 +9,18 @@
 #include "output/json/diag_json.h"
 #include "output/json/json_out.h"
 
+static json_t *kinds_json(unsigned int mask)
+{
+	json_t *arr = json_array();
+	int k;
+
+	for (k = 0; k < CAUSE_NR; k++)
+		if (mask & (1U << k))
+			json_array_append_new(arr,
+					      json_string(cause_table[k].name));
+	return arr;
+}
+
 static json_t *causes_json(const struct diag_verdict *v)
 {
 	json_t *arr = json_array();
@@ -17,7 +29,7 @@ static json_t *causes_json(const struct diag_verdict *v)
 	for (c = 0; c < v->ncauses; c++) {
 		const struct diag_cause *k = &v->causes[c];
 		json_t *o = json_pack("{s:s, s:f, s:s, s:f, s:f, s:s}",
-				      "kind", cause_kind_names[k->kind],
+				      "kind", cause_table[k->kind].name,
 				      "share", k->share,
 				      "figure", k->figure ? k->figure : "",
 				      "now", k->now, "baseline", k->base,
@@ -32,17 +44,34 @@ static json_t *causes_json(const struct diag_verdict *v)
 	return arr;
 }
 
-static json_t *dips_json(const struct diag_dip *d, int n)
+static json_t *dips_json(const struct run_phases *p)
 {
 	json_t *arr = json_array();
 	int i;
 
-	for (i = 0; i < n; i++)
-		json_array_append_new(arr, json_pack("{s:f, s:f, s:f, s:f, s:s}",
-			"from_s", d[i].from_s, "to_s", d[i].to_s,
-			"throughput", d[i].throughput, "median", d[i].median,
-			"sentence", d[i].why));
+	for (i = 0; i < p->ndips; i++) {
+		const struct diag_dip *d = &p->dip[i];
+
+		json_array_append_new(arr, json_pack(
+			"{s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:o, s:s}",
+			"from_s", d->from_s, "to_s", d->to_s,
+			"throughput", d->throughput, "low", d->low,
+			"median", p->median, "depth_pct", d->depth_pct,
+			"noise_pct", p->noise_pct,
+			"kind", d->kind >= 0 ?
+				json_string(cause_table[d->kind].name) :
+				json_null(),
+			"sentence", d->why));
+	}
 	return arr;
+}
+
+static json_t *phases_json(const struct run_phases *p)
+{
+	return json_pack("{s:[f, f], s:[f, f], s:f, s:f}",
+			 "ramp_s", 0.0, p->ramp_to_s,
+			 "drain_s", p->drain_from_s, p->end_s,
+			 "median", p->median, "noise_pct", p->noise_pct);
 }
 
 void diag_json_series(struct json_out *json, const struct series *s)
@@ -53,14 +82,44 @@ void diag_json_series(struct json_out *json, const struct series *s)
 	if (!v->judged && !v->profile)
 		return;
 	for (i = 0; i < s->attempted; i++) {
+		const struct run_phases *p = &v->phases[i];
+
 		if (!s->runs[i].ok)
 			continue;
 		json_out_set(json, i, "slow", json_boolean(v->run[i].slow));
+		json_out_set(json, i, "disturbed",
+			     json_boolean(v->run[i].disturbed));
+		if (v->run[i].evidence)
+			json_out_set(json, i, "evidence",
+				     kinds_json(v->run[i].evidence));
 		if (v->run[i].slow)
 			json_out_set(json, i, "causes",
 				     causes_json(&v->run[i]));
-		if (v->dips[i].n)
-			json_out_set(json, i, "dips",
-				     dips_json(v->dips[i].dip, v->dips[i].n));
+		if (p->valid)
+			json_out_set(json, i, "phases", phases_json(p));
+		if (p->ndips)
+			json_out_set(json, i, "dips", dips_json(p));
 	}
+}
+
+json_t *diag_json_summary(const struct series *s)
+{
+	const struct series_verdict *v = &s->verdict;
+	size_t i, nslow = 0;
+
+	if (v->profile)
+		return json_pack("{s:s}", "reference", "own_intervals");
+	if (!v->judged)
+		return NULL;
+	for (i = 0; i < s->attempted; i++)
+		nslow += v->run[i].slow;
+	return json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:i}",
+			 "reference", v->baseline ? "baseline" : "series",
+			 "reference_runs", (int)v->ref.n,
+			 "reference_median", v->ref.tp_median,
+			 "spread_pct", v->spread_pct,
+			 "min_slow_pct", v->min_slow_pct,
+			 "min_slow_evidence_pct", v->min_slow_evidence_pct,
+			 "slow_threshold", v->ref.tp_median - v->ref.margin,
+			 "slow_runs", (int)nslow);
 }

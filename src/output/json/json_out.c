@@ -307,8 +307,12 @@ int json_out_summary(struct json_out *j, const struct client_opts *o,
 			"tracing", m->trace_state,
 			"interrupted", m->interrupted);
 
-	if (!sum)
+	if (!sum) {
+		json_decref(m->verdict);
 		return -1;
+	}
+	if (m->verdict)
+		json_object_set_new(sum, "verdict", m->verdict);
 	if (m->sweep_param)
 		json_object_set_new(sum, "sweep",
 				    sweep_json(m->sweep_param, m->sweep_value));

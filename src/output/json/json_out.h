@@ -39,6 +39,7 @@ struct summary_meta {
 	const char *client_cpus;
 	bool client_pin;
 	const struct server_info *server;
+	json_t *verdict;		/* stolen; NULL: none */
 };
 
 /* Ends the series: its summary line, and the series' lines made final. */

@@ -5,6 +5,7 @@
  * its causes, most important first, each with its evidence), dips inside
  * runs, and for a single run a profile of where the time went.
  */
+#include <math.h>
 #include <string.h>
 
 #include "analysis/series.h"
@@ -105,35 +106,119 @@ static void print_profile(FILE *f, const struct run_result *r,
 	print_wrapped(f, "  socket queues    : ", text);
 }
 
-static void print_dips(FILE *f, const struct run_result *r,
-		       const struct run_dips *rd)
+/* The names of the cause kinds in mask, comma-separated. */
+static void kinds_of(unsigned int mask, char *buf, size_t len)
 {
-	const struct diag_dip *d = rd->dip;
+	size_t off = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < CAUSE_NR && off < len; k++)
+		if (mask & (1U << k))
+			off += (size_t)snprintf(buf + off, len - off, "%s%s",
+						off ? ", " : "",
+						cause_table[k].name);
+}
+
+static void print_dips(FILE *f, const struct run_result *r,
+		       const struct run_phases *p)
+{
+	const struct diag_dip *d = p->dip;
 	char head[128];
 	int i;
 
-	for (i = 0; i < rd->n; i++) {
+	for (i = 0; i < p->ndips; i++) {
 		snprintf(head, sizeof(head),
-			 "Dip in run %-7d : %.1f-%.1f s at %.0f msg/s vs %.0f median: ",
+			 "Dip in run %-7d : %.1f-%.1f s at %.0f msg/s, %.0f %% below the steady %.0f (intervals vary +-%.0f %%): ",
 			 r->run, d[i].from_s, d[i].to_s, d[i].throughput,
-			 d[i].median);
+			 d[i].depth_pct, p->median, p->noise_pct);
 		print_wrapped(f, head, d[i].why);
+	}
+}
+
+/*
+ * One line for the phases of all runs: the ramps and drains that are
+ * not dips, and the interval noise the dips were judged against.
+ */
+static void print_phases(FILE *f, const struct series *s)
+{
+	const struct run_phases *p = s->verdict.phases;
+	double ramp = 0, drain = 0, lo = 1e9, hi = 0;
+	char text[256];
+	size_t i, n = 0, ndips = 0;
+
+	for (i = 0; i < s->attempted; i++) {
+		if (!s->runs[i].ok || !p[i].valid)
+			continue;
+		n++;
+		ndips += (size_t)p[i].ndips;
+		ramp = fmax(ramp, p[i].ramp_to_s);
+		drain = fmax(drain, p[i].end_s - p[i].drain_from_s);
+		lo = fmin(lo, p[i].noise_pct);
+		hi = fmax(hi, p[i].noise_pct);
+	}
+	if (!n)
+		return;
+	snprintf(text, sizeof(text),
+		 "%zu dip%s in the steady part%s; start-up ramps (up to %.1f s) and drains (up to the last %.1f s) are not dips; intervals vary +-%.0f-%.0f %%",
+		 ndips, ndips == 1 ? "" : "s", n > 1 ? "s" : "", ramp, drain,
+		 lo, hi);
+	print_wrapped(f, "Phases             : ", text);
+	for (i = 0; i < s->attempted; i++)
+		if (s->runs[i].ok && p[i].valid)
+			print_dips(f, &s->runs[i], &p[i]);
+}
+
+static void print_run(FILE *f, const struct run_result *r,
+		      const struct diag_verdict *v)
+{
+	char kinds[160], head[96];
+	int c;
+
+	kinds_of(v->evidence, kinds, sizeof(kinds));
+	if (!v->slow) {
+		snprintf(head, sizeof(head), "Disturbed run %-4d : ", r->run);
+		fprintf(f, "%s%s far outside the other runs, but %.0f msg/s is within the noise\n",
+			head, kinds, r->throughput);
+		return;
+	}
+	fprintf(f, "Slow run %-9d : %.0f msg/s, %.1f %% below the median%s%s%s\n",
+		r->run, r->throughput, 100.0 * v->shortfall,
+		v->disturbed ? " (disturbed: " : "", kinds,
+		v->disturbed ? ")" : "");
+	if (!r->kernel)
+		fprintf(f, "  (untraced: no kernel figures to explain it)\n");
+	else if (v->nothing_stands_out)
+		print_wrapped(f, "  ", "no kernel-side cause stands out: the run was slow while kernel figures were within the other runs' spread");
+	for (c = 0; c < v->ncauses; c++) {
+		snprintf(head, sizeof(head), "  %d. %s (%.0f %% of the loss): ",
+			 c + 1, cause_table[v->causes[c].kind].name,
+			 100.0 * v->causes[c].share);
+		print_wrapped(f, head, v->causes[c].text);
 	}
 }
 
 void diag_print(FILE *f, const struct series *s)
 {
 	const struct series_verdict *sv = &s->verdict;
-	const struct diag_verdict *v = sv->run;
 	const struct diag_ref *ref = &sv->ref;
+	const struct run_phases *p0 = &sv->phases[0];
+	char text[320];
 	size_t i, nslow = 0;
-	int c;
 
 	if (!sv->nok)
 		return;
 	if (sv->profile) {
 		print_profile(f, &s->runs[0], &sv->profile_kf);
-		print_dips(f, &s->runs[0], &sv->dips[0]);
+		if (p0->valid) {
+			snprintf(text, sizeof(text),
+				 "its own steady intervals (no --baseline): %.0f msg/s, +-%.0f %%, from %.1f s to %.1f s; %d dip%s",
+				 p0->median, p0->noise_pct, p0->ramp_to_s,
+				 p0->drain_from_s, p0->ndips,
+				 p0->ndips == 1 ? "" : "s");
+			print_wrapped(f, "Judged against     : ", text);
+		}
+		print_dips(f, &s->runs[0], p0);
 		fflush(f);
 		return;
 	}
@@ -143,33 +228,18 @@ void diag_print(FILE *f, const struct series *s)
 		fprintf(f, "Baseline           : no saved run of %d rooms x %d messages, %d users: comparing with all of its runs\n",
 			s->rooms, s->messages, s->users);
 	for (i = 0; i < s->attempted; i++)
-		nslow += v[i].slow;
-	fprintf(f, "Diagnosis          : %zu slow of %zu (below %.0f msg/s = %s median %.0f - max(%.0f %%, 3 MAD))\n",
-		nslow, sv->nok, ref->tp_median - ref->margin,
-		sv->baseline ? "baseline" : "the", ref->tp_median, sv->pct);
-	for (i = 0; i < s->attempted; i++) {
-		const struct diag_verdict *vi = &v[i];
-
-		if (!vi->slow)
-			continue;
-		fprintf(f, "Slow run %-9d : %.0f msg/s, %.1f %% below the median\n",
-			s->runs[i].run, s->runs[i].throughput,
-			100.0 * vi->shortfall);
-		if (!s->runs[i].kernel)
-			fprintf(f, "  (untraced: no kernel figures to explain it)\n");
-		else if (vi->nothing_stands_out)
-			print_wrapped(f, "  ", "no kernel-side cause stands out: the run was slow while kernel figures were at baseline");
-		for (c = 0; c < vi->ncauses; c++) {
-			char head[96];
-
-			snprintf(head, sizeof(head), "  %d. %s (%.0f %% of the loss): ",
-				 c + 1, cause_kind_names[vi->causes[c].kind],
-				 100.0 * vi->causes[c].share);
-			print_wrapped(f, head, vi->causes[c].text);
-		}
-	}
+		nslow += sv->run[i].slow;
+	fprintf(f, "Diagnosis          : %zu slow of %zu (against %s median %.0f msg/s of %zu runs)\n",
+		nslow, sv->nok, sv->baseline ? "the baseline" : "the",
+		ref->tp_median, ref->n);
+	snprintf(text, sizeof(text),
+		 "runs vary +-%.1f %%; slowdowns under %.1f %% are not called, nor under %.1f %% with kernel evidence of a disturbance",
+		 sv->spread_pct, sv->min_slow_pct, sv->min_slow_evidence_pct);
+	print_wrapped(f, "Resolution         : ", text);
 	for (i = 0; i < s->attempted; i++)
-		if (s->runs[i].ok)
-			print_dips(f, &s->runs[i], &sv->dips[i]);
+		if (s->runs[i].ok &&
+		    (sv->run[i].slow || sv->run[i].disturbed))
+			print_run(f, &s->runs[i], &sv->run[i]);
+	print_phases(f, s);
 	fflush(f);
 }

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The vocabulary of the verdict: every kind of cause a slow run or a dip
+ * can be blamed on, with its name (JSON and text), its words for a
+ * newcomer (the report), what it means and the evidence it needs, in one
+ * table that every output and the README share.  A cause is named only
+ * when its evidence is there and points the right way; "no kernel-side
+ * cause stands out" is a valid verdict, a guess is not.
+ */
+#ifndef CHATBENCH_CAUSES_H
+#define CHATBENCH_CAUSES_H
+
+/* X(id, name, words, meaning, evidence) */
+#define CAUSES(X)							\
+	X(OUTSIDER_CPU, "outsider_cpu", "another task took the CPUs",	\
+	  "a process outside the benchmark ran while its threads waited",\
+	  "outsiders' CPU time far above the other runs'")		\
+	X(SCHED_CONTENTION, "sched_contention",				\
+	  "benchmark threads queued behind each other",			\
+	  "the benchmark's threads waited for CPUs held by each other",	\
+	  "involuntary switches per message or run-queue latency far "	\
+	  "above the other runs' with no outsider to explain it, or "	\
+	  "threads queued on some CPUs while another idled")		\
+	X(CPU_IDLE, "cpu_idle", "CPUs sat idle",			\
+	  "CPUs idled while the benchmark had work, for no reason seen",	\
+	  "idle time far above the other runs'")			\
+	X(SOFTIRQ, "softirq", "network softirq work grew",		\
+	  "the kernel's network receive work took more of the CPUs",	\
+	  "softirq time, or ksoftirqd's run-queue latency, far above "	\
+	  "the other runs'")						\
+	X(SOCKET_BACKPRESSURE, "socket_backpressure",			\
+	  "socket buffers filled up",					\
+	  "senders blocked on full socket buffers",			\
+	  "sends finding the send buffer full, memory pressure "	\
+	  "events, or small receive buffers at their limit")		\
+	X(BENCHMARK_WORK, "benchmark_work", "more CPU per message",	\
+	  "the benchmark's threads needed more CPU per message",	\
+	  "never named alone: without other evidence it is a guess")	\
+	X(STEAL, "hypervisor_steal", "the hypervisor took CPU time",	\
+	  "the host ran something else on this VM's CPUs",		\
+	  "steal time far above the other runs'")
+
+#define CAUSE_ENUM(id, name, words, meaning, evidence) CAUSE_##id,
+enum cause_kind {
+	CAUSES(CAUSE_ENUM)
+	CAUSE_NR,
+};
+#undef CAUSE_ENUM
+
+struct cause_info {
+	const char *name;
+	const char *words;
+	const char *meaning;
+	const char *evidence;
+};
+
+extern const struct cause_info cause_table[CAUSE_NR];
+
+/* The kind named name, or -1. */
+int cause_by_name(const char *name);
+
+#endif

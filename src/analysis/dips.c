@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Phases and dips of one run.  A run does not start at its steady rate:
+ * the clients' senders write their first messages while the server's
+ * threads wake up, and for a few hundred milliseconds throughput is low;
+ * nor does it end at it: the server's senders run out of backlog one
+ * after another.  Both stretches were once reported as dips.  The ramp is
+ * the stretch before the rate first comes within 10 % of the run's
+ * median, the drain the stretch after it last does, each at most a
+ * quarter of the run; what lies between is steady, and a dip is a fall
+ * there from which the run recovered.  Hundreds of threads deliver in
+ * lumps, so 100 ms intervals spread by 15-25 % in clean runs here: the
+ * margin is measured on the run itself (3 robust SDs), and a dip lasts at
+ * least two intervals.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/dips.h"
+#include "analysis/stats.h"
+#include "tracer/kstats.h"
+#include "util/fmt.h"
+
+/* Within this share of the median, the rate has reached its steady level. */
+#define STEADY_FRAC	0.9
+/* Fewer intervals than this tell no phases apart. */
+#define MIN_INTERVALS	6
+
+struct steady {
+	double tp, idle, sirq, rq;	/* medians over the steady part */
+};
+
+static double iv_pct(const struct kstats *k, uint64_t ns,
+		     const struct ks_interval *iv)
+{
+	return 100.0 * (double)ns / ((double)iv->duration_ns * k->ncpus);
+}
+
+static void steady_medians(const struct kstats *k, size_t from, size_t to,
+			   double *v, struct steady *s)
+{
+	size_t i, m;
+
+#define MEDIAN_OF(field, expr)						\
+	for (i = from, m = 0; i < to; i++)				\
+		v[m++] = (expr);					\
+	s->field = stats_median(v, m);
+	MEDIAN_OF(tp, k->interval[i].throughput)
+	MEDIAN_OF(idle, iv_pct(k, k->interval[i].idle_ns, &k->interval[i]))
+	MEDIAN_OF(sirq, iv_pct(k, k->interval[i].softirq_ns,
+			       &k->interval[i]))
+	MEDIAN_OF(rq, (double)k->interval[i].rq_p99_ns)
+#undef MEDIAN_OF
+}
+
+/*
+ * The dip's cause from its intervals against the steady medians: an
+ * outsider that held a quarter of the CPUs, CPUs idle (the benchmark had
+ * nothing runnable: stopped, or waiting on something off the CPU),
+ * softirq work, or run-queue waits three times the usual; else none.
+ */
+static void dip_cause(const struct kstats *k, size_t from, size_t to,
+		      const struct steady *st, struct diag_dip *d)
+{
+	const struct ks_stealer *top = NULL;
+	uint64_t dur = 0, idle = 0, sirq = 0, rq = 0;
+	double idle_pct, sirq_pct, top_pct = 0;
+	char a[24], b[24];
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		const struct ks_interval *iv = &k->interval[i];
+
+		dur += iv->duration_ns;
+		idle += iv->idle_ns;
+		sirq += iv->softirq_ns;
+		if (iv->rq_p99_ns > rq)
+			rq = iv->rq_p99_ns;
+		if (iv->top.ns && !iv->top.is_benchmark && iv->top.pid &&
+		    (!top || iv->top.ns > top->ns))
+			top = &iv->top;
+	}
+	idle_pct = 100.0 * (double)idle / ((double)dur * k->ncpus);
+	sirq_pct = 100.0 * (double)sirq / ((double)dur * k->ncpus);
+	if (top)
+		top_pct = 100.0 * (double)top->ns * (double)(to - from) /
+			  ((double)dur * k->ncpus);
+	d->kind = -1;
+	if (top_pct >= 25) {
+		d->kind = CAUSE_OUTSIDER_CPU;
+		snprintf(d->why, sizeof(d->why),
+			 "outsider %s (pid %d) took %.0f %% of the CPUs",
+			 top->comm, (int)top->pid, top_pct);
+	} else if (idle_pct >= st->idle + 30) {
+		d->kind = CAUSE_CPU_IDLE;
+		snprintf(d->why, sizeof(d->why),
+			 "CPUs idle %.0f %% vs %.0f %%: the benchmark's threads were not runnable",
+			 idle_pct, st->idle);
+	} else if (sirq_pct >= st->sirq + 10) {
+		d->kind = CAUSE_SOFTIRQ;
+		snprintf(d->why, sizeof(d->why),
+			 "softirq %.0f %% of the CPUs vs %.0f %%", sirq_pct,
+			 st->sirq);
+	} else if ((double)rq >= 3 * st->rq && st->rq > 0) {
+		d->kind = CAUSE_SCHED_CONTENTION;
+		snprintf(d->why, sizeof(d->why),
+			 "run-queue latency p99 %s vs %s",
+			 fmt_ns(a, sizeof(a), (double)rq),
+			 fmt_ns(b, sizeof(b), st->rq));
+	} else {
+		snprintf(d->why, sizeof(d->why),
+			 "unexplained: idle %.0f %% vs %.0f %%, softirq %.0f %% vs %.0f %%, rq p99 %s vs %s",
+			 idle_pct, st->idle, sirq_pct, st->sirq,
+			 fmt_ns(a, sizeof(a), (double)rq),
+			 fmt_ns(b, sizeof(b), st->rq));
+	}
+}
+
+static double end_of(const struct ks_interval *iv)
+{
+	return (double)(iv->start_ns + iv->duration_ns) / 1e9;
+}
+
+static void find_dips(const struct kstats *k, size_t ramp, size_t drain,
+		      const struct steady *st, struct run_phases *p)
+{
+	size_t i = ramp, j, q;
+	double sum;
+
+	while (i < drain && p->ndips < DIAG_MAX_DIPS) {
+		struct diag_dip *d = &p->dip[p->ndips];
+
+		if (k->interval[i].throughput >= p->threshold) {
+			i++;
+			continue;
+		}
+		for (j = i, sum = 0; j < drain &&
+		     k->interval[j].throughput < p->threshold; j++)
+			sum += k->interval[j].throughput;
+		if (j - i >= DIAG_DIP_MIN_INTERVALS) {
+			memset(d, 0, sizeof(*d));
+			d->from_s = (double)k->interval[i].start_ns / 1e9;
+			d->to_s = end_of(&k->interval[j - 1]);
+			d->throughput = sum / (double)(j - i);
+			d->low = k->interval[i].throughput;
+			for (q = i; q < j; q++)
+				d->low = fmin(d->low, k->interval[q].throughput);
+			d->depth_pct = 100.0 * (1 - d->throughput / p->median);
+			dip_cause(k, i, j, st, d);
+			p->ndips++;
+		}
+		i = j;
+	}
+}
+
+void diag_run_phases(const struct kstats *k, double pct,
+		     struct run_phases *p)
+{
+	size_t n = k ? k->nr_intervals : 0, ramp, drain, i, m;
+	double *v = NULL, med, sd;
+	struct steady st;
+
+	memset(p, 0, sizeof(*p));
+	if (n < MIN_INTERVALS)
+		return;
+	for (i = 0; i < n; i++)
+		if (!k->interval[i].duration_ns)
+			return;
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		v[i] = k->interval[i].throughput;
+	med = stats_median(v, n);
+	for (ramp = 0; ramp < n / 4 &&
+	     k->interval[ramp].throughput < STEADY_FRAC * med; ramp++)
+		;
+	for (drain = n; n - drain < n / 4 &&
+	     k->interval[drain - 1].throughput < STEADY_FRAC * med; drain--)
+		;
+	steady_medians(k, ramp, drain, v, &st);
+	for (i = ramp, m = 0; i < drain; i++)
+		v[m++] = k->interval[i].throughput;
+	sd = stats_robust_sd(v, m);
+	p->valid = true;
+	p->ramp_to_s = (double)k->interval[ramp].start_ns / 1e9;
+	p->drain_from_s = drain < n ? (double)k->interval[drain].start_ns / 1e9 :
+				      end_of(&k->interval[n - 1]);
+	p->end_s = end_of(&k->interval[n - 1]);
+	p->median = st.tp;
+	p->noise_pct = st.tp > 0 ? 100.0 * sd / st.tp : 0;
+	p->threshold = st.tp - fmax(3 * sd, pct / 100.0 * st.tp);
+	find_dips(k, ramp, drain, &st, p);
+	free(v);
+}
