@@ -87,7 +87,8 @@ BINS := $(OUT)/chat_s $(OUT)/chat_c
 TOOLS := $(OUT)/chatbench-compare $(OUT)/chatbench-hog \
 	$(OUT)/chatbench-report
 
-.PHONY: all run check check-only deps-test bench install clean vmlinux format tests
+.PHONY: all run check check-only deps-test bench bench-diagnosis install clean \
+	vmlinux format tests
 all: $(BINS) $(TOOLS)
 
 $(OUT):
@@ -161,6 +162,10 @@ run: $(BINS)
 
 bench: $(BINS)
 	$(Q)OUT=$(OUT) tools/bench.sh
+
+# The verdict's hit and false-alarm rates on provoked and clean series.
+bench-diagnosis: $(BINS) $(TOOLS)
+	$(Q)OUT=$(OUT) tools/bench-diagnosis.sh
 
 install: $(BINS) $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -206,10 +206,12 @@ static bool queued_beside_idle(const struct kstats *k, uint64_t *waited)
  * moved the other way is never evidence.  Socket backpressure: sends
  * finding the send buffer full far more often, memory pressure events,
  * or receive buffers much smaller than usual with their queues at the
- * limit.  Scheduler contention: more involuntary switches per message,
- * longer run-queue waits that no outsider explains, or the threads
- * queued for some CPUs while another idled (a run confined to one CPU
- * need not switch more, nor wait longer at p99).
+ * limit.  Scheduler contention: more involuntary switches per message
+ * or longer run-queue waits, when no outsider explains them (a burner at
+ * nice -20 preempts the benchmark's threads: more switches, longer waits,
+ * and more CPU per message, all of them its doing), or the threads queued
+ * for some CPUs while another idled (a run confined to one CPU need not
+ * switch more, nor wait longer at p99).
  */
 static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
 			     const struct kfigures *r, const struct kfigures *d)
@@ -237,7 +239,7 @@ static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
 		       d->sndbuf_full_pct, 1)) ||
 	    s->pressure_events > 2 * r->pressure_events + 10 || small_full)
 		ev |= EV(SOCKET_BACKPRESSURE);
-	if ((s->invol_per_msg >= 0.005 &&
+	if ((!outsider && s->invol_per_msg >= 0.005 &&
 	     ratio(s->invol_per_msg, r->invol_per_msg) >= 1.5 &&
 	     far_above(s->invol_per_msg, r->invol_per_msg, d->invol_per_msg,
 		       0)) ||

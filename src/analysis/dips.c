@@ -9,9 +9,12 @@
  * median, the drain the stretch after it last does, each at most a
  * quarter of the run; what lies between is steady, and a dip is a fall
  * there from which the run recovered.  Hundreds of threads deliver in
- * lumps, so 100 ms intervals spread by 15-25 % in clean runs here: the
- * margin is measured on the run itself (3 robust SDs), and a dip lasts at
- * least two intervals.
+ * lumps, so 100 ms intervals spread by 15-25 % in clean runs here, and
+ * two of them in a row fell up to 3.1 robust SDs below the median in 15
+ * clean runs: the margin is measured on the run itself (4 robust SDs),
+ * and a dip lasts at least two intervals.  Whatever the noise, two
+ * intervals under a quarter of the median are a dip: a stopped server
+ * delivers nothing, and a noisy run must not hide that.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +28,10 @@
 
 /* Within this share of the median, the rate has reached its steady level. */
 #define STEADY_FRAC	0.9
+/* Below median - DIP_SDS robust SDs, an interval dips... */
+#define DIP_SDS		4.0
+/* ... and below this share of the median, always. */
+#define NEAR_STOP	0.25
 /* Fewer intervals than this tell no phases apart. */
 #define MIN_INTERVALS	6
 
@@ -191,7 +198,8 @@ void diag_run_phases(const struct kstats *k, double pct,
 	p->end_s = end_of(&k->interval[n - 1]);
 	p->median = st.tp;
 	p->noise_pct = st.tp > 0 ? 100.0 * sd / st.tp : 0;
-	p->threshold = st.tp - fmax(3 * sd, pct / 100.0 * st.tp);
+	p->threshold = fmax(st.tp - fmax(DIP_SDS * sd, pct / 100.0 * st.tp),
+			    NEAR_STOP * st.tp);
 	find_dips(k, ramp, drain, &st, p);
 	free(v);
 }

@@ -43,7 +43,8 @@ struct run_phases {
 /*
  * The phases and dips of the run of k; a dip is at least
  * DIAG_DIP_MIN_INTERVALS intervals below the steady median by more than
- * max(3 SD, pct %) of it.  p->valid is false without enough intervals.
+ * max(4 SD, pct %) of it, or under a quarter of it.  p->valid is false
+ * without enough intervals.
  */
 void diag_run_phases(const struct kstats *k, double pct,
 		     struct run_phases *p);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
-# Slow runs provoked with real causes, and the verdict of the report.  A
-# series of 5 runs; run 3 is disturbed by tools/disturb.sh, which watches
-# the series' JSON file.  Assertions are on names and kinds, not numbers.
+# Slow runs provoked with real causes, and the verdict of the report.  In
+# a series of 5 (or 7) runs, one run is disturbed by tools/disturb.sh,
+# which watches the series' JSON file.  Assertions are on the verdict,
+# names and kinds, not on numbers a VM does not promise.
 
 load helpers
 
@@ -26,15 +27,15 @@ teardown() {
 	wait 2>/dev/null || true
 }
 
-# Runs the series with run 3 disturbed by "$@" (disturb.sh arguments).
-# Seven runs: normal runs here spread by up to 30 %, sometimes in two
-# clusters, and with five runs the 3 MAD margin can swallow a run at
-# half speed.
+# Runs a series of $1 runs with run $2 disturbed by the rest of the
+# arguments (disturb.sh's).
 series() {
+	local runs=$1 k=$2
+	shift 2
 	rm -f "$F"
-	OUT="$BIN" "$DISTURB" "$F" 3 "$@" &
+	OUT="$BIN" "$DISTURB" "$F" "$k" "$@" &
 	DPID=$!
-	run "$CHAT_C" --local -q --trace -r 7 --pause 400 -j "$F" 10 300
+	run "$CHAT_C" --local -q --trace -r "$runs" --pause 400 -j "$F" 10 300
 	wait "$DPID" || true
 	DPID=
 	[ "$status" -eq 0 ]
@@ -44,23 +45,55 @@ run3() {
 	jq -c 'select(.run == 3)' "$F"
 }
 
-@test "a CPU hog during one run: that run is slow and the hog is named" {
+# Every run of the series: number, throughput, slow, disturbed, causes.
+show_runs() {
+	jq -c 'select(.run) | [.run, (.throughput | floor), .slow,
+		.disturbed, [.causes[]? | .kind, .task]]' "$F"
+}
+
+# A burner with a name never seen before in run $1 of 5: that run, and
+# no other, is slow, and the burner is its first cause.  One retry: a
+# shared 2-core machine may disturb another run of the series too.
+burner_in_run() {
+	local k=$1 name try ok=0
 	no_sanitizer
-	# One retry: a shared 2-core machine may slow the other runs too.
 	for try in 1 2; do
-		series hog chb_hog_test
-		jq -c 'select(.run) | [.run, (.throughput | floor), .slow,
-			[.causes[]?.kind]]' "$F"
-		run3 | jq -e '.slow == true' >/dev/null && break
+		name=$(printf 'qx%d_%04x' "$k" $((RANDOM % 65536)))
+		series 5 "$k" hog "$name"
+		show_runs
+		if jq -se --argjson k "$k" --arg n "$name" '
+			[.[] | select(.run and .slow) | .run] == [$k] and
+			(.[] | select(.run == $k) | .causes[0].kind ==
+			 "outsider_cpu" and .causes[0].task == $n and
+			 .causes[0].pid > 0)' "$F"; then
+			ok=1
+			break
+		fi
 	done
-	echo "$output" | grep -q "^Slow run 3"
-	run3 | jq -e '.slow == true and .causes[0].kind == "outsider_cpu" and
-		.causes[0].task == "chb_hog_test" and .causes[0].pid > 0'
-	echo "$output" | grep -q "outsider_cpu.*chb_hog_test (pid"
+	[ $ok -eq 1 ]
+	echo "$output" | grep -q "^Slow run $k .*disturbed: outsider_cpu"
+	echo "$output" | grep -q "1. outsider_cpu.*$name (pid"
+	# What the series can resolve is said, in the text and the JSON.
+	echo "$output" | grep -q "^Resolution .*runs vary +-"
+	jq -se 'map(select(.summary)) | .[0].summary.verdict |
+		.reference == "series" and .spread_pct >= 0 and
+		.min_slow_pct >= 10 and .min_slow_evidence_pct >= 5' "$F"
 	# The text stays under 100 columns, wrapped at spaces: no line ends
 	# in one, none starts with a "%" torn from its number.
 	echo "$output" | awk 'length > 99 || / $/ || /^ *%/ { print; bad = 1 }
 		END { exit bad }'
+}
+
+@test "a burner in run 2 of 5: that run alone is slow, the burner named first" {
+	burner_in_run 2
+}
+
+@test "a burner in run 3 of 5: that run alone is slow, the burner named first" {
+	burner_in_run 3
+}
+
+@test "a burner in run 4 of 5: that run alone is slow, the burner named first" {
+	burner_in_run 4
 }
 
 @test "tiny socket buffers during one run: socket backpressure is named" {
@@ -72,7 +105,7 @@ run3() {
 	# whenever run 3 is judged slow, backpressure must be among its causes.
 	local slow=0 full='.kernel.sockets | .client.sndbuf_full + .server.sndbuf_full'
 	for try in 1 2 3; do
-		series sockbuf
+		series 7 3 sockbuf
 		jq -c "select(.run) | [.run, (.throughput | floor), .slow,
 			($full), [.causes[]?.kind]]" "$F"
 		jq -se "map(select(.run)) | (.[2] | $full) >
@@ -93,8 +126,9 @@ run3() {
 	# but where a cross-CPU wakeup costs as much as the parallelism
 	# gains it may not: up to 3 tries.  Every try must show that the
 	# confinement took hold in run 3 and only there (the benchmark's
-	# threads waited on CPU 0 alone, CPU 1 idle most of the run);
-	# whenever run 3 is judged slow, scheduler contention must be named.
+	# threads waited on CPU 0 alone; how long CPU 1 then idles is the
+	# VM's business, not ours); whenever run 3 is judged slow, scheduler
+	# contention must be named.
 	local slow=0
 	for try in 1 2 3; do
 		rm -f "$F"
@@ -116,7 +150,6 @@ run3() {
 			[.causes[]?.kind]]' "$F"
 		run3 | jq -e '[.kernel.stealers[] | select(.is_benchmark) |
 			.cpus] | length > 0 and all(. == [0])'
-		run3 | jq -e '.kernel.cpus[1].idle_ns > .kernel.wall_ns / 2'
 		jq -se 'map(select(.run and .run != 3)) | all(.[];
 			[.kernel.stealers[] | select(.is_benchmark) |
 			 .cpus | index(1)] | any)' "$F"
@@ -129,16 +162,25 @@ run3() {
 	[ $slow -eq 1 ] || echo "# one CPU never slowed run 3 past the margin here" >&3
 }
 
-@test "clean runs: nothing false is said" {
+@test "clean runs: no slow run, no dip, and nothing false is said" {
 	run "$CHAT_C" --local -q --trace -r 5 --pause 400 -j "$F" 10 300
 	[ "$status" -eq 0 ]
+	show_runs
 	[ "$(jq -s 'map(select(.run)) | length' "$F")" -eq 5 ]
-	jq -se 'map(select(.run)) | all(.[]; has("slow"))' "$F"
+	jq -se 'map(select(.run)) | all(.[]; has("slow") and has("phases"))' "$F"
 	# A slow run of a clean series may only blame an outsider that
 	# really ran: never the benchmark's own processes.
 	jq -se '[.[] | select(.slow == true) | .causes[]? |
 		select(.kind == "outsider_cpu") | .task] |
 		all(.[]; test("^(chat_c|chat_s|cli_|srv_)") | not)' "$F"
+	# The verdict itself (timing: not under sanitizers, where the
+	# benchmark's threads run several times slower and in lumps).
+	[ -n "${CHATBENCH_SAN:-}" ] && return 0
+	jq -se 'map(select(.run)) | all(.[]; .slow == false and
+		((.dips // []) | length) == 0)' "$F"
+	echo "$output" | grep -q "^Diagnosis *: 0 slow of 5"
+	echo "$output" | grep -q "^Phases *: 0 dips in the steady parts"
+	! echo "$output" | grep -q "^Dip in run"
 }
 
 @test "a single run gets a profile, not a verdict" {
@@ -146,6 +188,7 @@ run3() {
 	[ "$status" -eq 0 ]
 	echo "$output" | grep -q "^Profile of run 1"
 	echo "$output" | grep -q "threads' time"
+	echo "$output" | grep -q "^Judged against *: its own steady intervals (no --baseline)"
 	! echo "$output" | grep -q "^Diagnosis"
 }
 

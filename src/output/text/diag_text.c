@@ -124,15 +124,16 @@ static void print_dips(FILE *f, const struct run_result *r,
 		       const struct run_phases *p)
 {
 	const struct diag_dip *d = p->dip;
-	char head[128];
+	char head[32], text[400];
 	int i;
 
 	for (i = 0; i < p->ndips; i++) {
-		snprintf(head, sizeof(head),
-			 "Dip in run %-7d : %.1f-%.1f s at %.0f msg/s, %.0f %% below the steady %.0f (intervals vary +-%.0f %%): ",
-			 r->run, d[i].from_s, d[i].to_s, d[i].throughput,
-			 d[i].depth_pct, p->median, p->noise_pct);
-		print_wrapped(f, head, d[i].why);
+		snprintf(head, sizeof(head), "Dip in run %-7d : ", r->run);
+		snprintf(text, sizeof(text),
+			 "%.1f-%.1f s at %.0f msg/s, %.0f %% below the steady %.0f (intervals vary +-%.0f %%): %s",
+			 d[i].from_s, d[i].to_s, d[i].throughput,
+			 d[i].depth_pct, p->median, p->noise_pct, d[i].why);
+		print_wrapped(f, head, text);
 	}
 }
 
