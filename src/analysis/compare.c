@@ -3,8 +3,9 @@
  * chatbench-compare: the seed's kernel comparison table from several
  * chat_c --json result files (one per kernel, or per setting): average,
  * minimum and maximum throughput, the ratio of each average to the base
- * file's, the median message latency p99 and the median run-queue latency
- * p99 of the benchmark's threads.  Files are read by src/output/json/results.c, the
+ * file's with its 95 % interval and a rank test (runs spread by up to
+ * 30 %, so a ratio alone proves nothing), the median message latency p99
+ * and the median run-queue latency p99 of the benchmark's threads.  Files are read by src/output/json/results.c, the
  * same loader the other tools use, so that every tool reads the same
  * numbers out of a file.  With sweep files there is one row per file and
  * sweep point, and ratios compare the same point.
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/infer.h"
 #include "util/numarg.h"
 #include "workload/proto.h"
 
@@ -26,27 +28,42 @@ static const char usage[] =
 	"Usage: " PROG " [OPTIONS] FILE.json...\n"
 	"Compare chat_c --json result files (e.g. one per kernel): a row per\n"
 	"file (per file and sweep point for sweeps) with the average, min and\n"
-	"max throughput, the ratio of the average to the base file's, the\n"
-	"median over runs of the message latency p99 and of the run-queue\n"
-	"latency p99 of the benchmark's threads ('-' when not traced), and the\n"
-	"kernel release.  Throughput figures come from each summary line.\n"
+	"max throughput, the ratio of the average to the base file's, that\n"
+	"ratio's 95% interval (bootstrap of the runs) and the p-value of a\n"
+	"Mann-Whitney rank test of the runs against the base's, the median\n"
+	"over runs of the message latency p99 and of the run-queue latency p99\n"
+	"of the benchmark's threads ('-' when not traced), and the kernel\n"
+	"release.  A '*' marks the ratios whose interval excludes 1: the\n"
+	"difference is more than the noise of the runs.  The legend says how\n"
+	"many runs per side would resolve a 2% difference at the noise\n"
+	"measured.  Throughput figures come from each summary line.\n"
 	"\n"
 	"  -b, --base LABEL       ratios against this row's label (default:\n"
 	"                         the first file)\n"
 	"  -c, --csv              comma-separated values with a header line\n"
+	"  -j, --json             JSON lines: a header object {\"compare\": ...},\n"
+	"                         then one object per row (ratio, ratio_ci95,\n"
+	"                         p_value, runs_needed, ...; null when unknown)\n"
 	"  -l, --label-by WHAT    'file' (default: the file name without its\n"
 	"                         directory and .json) or 'kernel' (its kernel\n"
 	"                         release); equal labels get told apart\n"
+	"  -r, --resolve PCT      the difference runs_needed is for, in percent\n"
+	"                         (default 2)\n"
 	"  -s, --sort KEY         'none' (command-line order, default), 'label'\n"
 	"                         or 'avg' (fastest first)\n"
 	"  -h, --help             this text\n"
 	"  -V, --version          version\n"
+	"\n"
+	"Rows need 2 ok runs on each side for an interval and a p-value ('-'\n"
+	"otherwise); the base row has ratio 1 and neither.\n"
 	"\n"
 	"Examples:\n"
 	"  chat_c --local -r 10 -j 6.1.json 10 1000     # on each kernel\n"
 	"  " PROG " 6.1.json 6.6.json 6.12.json\n"
 	"  " PROG " --label-by kernel --base 6.6.0 */results.json\n"
 	"  " PROG " --csv --sort avg *.json > compare.csv\n"
+	"  " PROG " --json --resolve 5 6.1.json 6.6.json |\n"
+	"      jq -c 'select(.label) | [.label, .ratio, .ratio_ci95, .p_value]'\n"
 	"\n"
 	"Exit status: 0 on success, 1 when a file cannot be used, 2 on bad\n"
 	"usage.\n";
@@ -54,6 +71,8 @@ static const char usage[] =
 struct opts {
 	const char *base;
 	bool csv;
+	bool json;
+	double resolve;		/* relative, 0.02 for --resolve 2 */
 	enum cmp_label_by label_by;
 	enum cmp_sort_by sort_by;
 };
@@ -64,24 +83,39 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "base", required_argument, NULL, 'b' },
 		{ "csv", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "label-by", required_argument, NULL, 'l' },
+		{ "resolve", required_argument, NULL, 'r' },
 		{ "sort", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
+	double pct;
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->resolve = INFER_RESOLVE;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:cl:s:hV", longopts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, ":b:cjl:r:s:hV", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->base = optarg;
 			break;
 		case 'c':
 			o->csv = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'r':
+			if (parse_double(optarg, "--resolve", 0.01, 100, &pct,
+					 err, sizeof(err))) {
+				fprintf(stderr, PROG ": %s\n", err);
+				return EXIT_USAGE;
+			}
+			o->resolve = pct / 100;
 			break;
 		case 'l':
 			if (!strcmp(optarg, "file")) {
@@ -119,6 +153,10 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			return EXIT_USAGE;
 		}
 	}
+	if (o->csv && o->json) {
+		fprintf(stderr, PROG ": --csv and --json exclude each other\n");
+		return EXIT_USAGE;
+	}
 	if (optind >= argc) {
 		fprintf(stderr, PROG ": no result files given (see --help)\n");
 		return EXIT_USAGE;
@@ -131,6 +169,7 @@ int main(int argc, char **argv)
 	struct cmp_input *in = NULL;
 	struct cmp_row *rows = NULL;
 	size_t n_in = 0, n_rows = 0, base = 0, i;
+	struct cmp_ctx ctx;
 	char err[400];
 	struct opts o;
 	int ret;
@@ -164,11 +203,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, CMP_PROG ": out of memory\n");
 		goto cleanup;
 	}
-	cmp_set_ratios(rows, n_rows, in, base);
+	ctx = (struct cmp_ctx){ .in = in, .n_in = n_in, .base = base,
+				.resolve = o.resolve };
+	if (cmp_set_ratios(rows, n_rows, &ctx)) {
+		fprintf(stderr, CMP_PROG ": out of memory\n");
+		goto cleanup;
+	}
 	cmp_sort_rows(rows, n_rows, o.sort_by);
 	if (o.csv) {
-		cmp_print_csv(rows, n_rows, in);
-	} else if (cmp_print_table(rows, n_rows, in)) {
+		cmp_print_csv(rows, n_rows, &ctx);
+	} else if (o.json ? cmp_print_json(rows, n_rows, &ctx) :
+			    cmp_print_table(rows, n_rows, &ctx)) {
 		fprintf(stderr, CMP_PROG ": out of memory\n");
 		goto cleanup;
 	}

@@ -2,9 +2,11 @@
 /*
  * The comparison of result files (chatbench-compare): a row per file and
  * sweep point with its throughput, its ratio to the base file's at the
- * same point, and the median latencies, built from files loaded by
- * src/output/json/results.c.  The tool's main is src/analysis/compare.c,
- * its table src/output/text/compare_text.c.
+ * same point with whether the runs say that ratio is real (its interval,
+ * a rank test, the runs a small difference would need), and the median
+ * latencies, built from files loaded by src/output/json/results.c.  The
+ * tool's main is src/analysis/compare.c, its table and CSV
+ * src/output/text/compare_text.c, its JSON src/output/json/compare_json.c.
  */
 #ifndef CHATBENCH_COMPARE_H
 #define CHATBENCH_COMPARE_H
@@ -35,6 +37,15 @@ struct cmp_row {
 	double avg, min, max;
 	bool has_ratio;
 	double ratio;
+	bool is_base;		/* the base file's group at this point */
+	bool few_runs;		/* < 2 ok runs on a side: no CI, p, runs */
+	bool has_ci;
+	double ci[2];		/* INFER_LEVEL bootstrap interval of ratio */
+	bool significant;	/* ci excludes 1 */
+	bool has_p;
+	double p;		/* Mann-Whitney of the runs against the base's */
+	int runs_needed;	/* per side to resolve cmp_ctx.resolve; 0: - */
+	double noise;		/* pooled relative robust SD; NAN: unknown */
 	bool has_lat;
 	double lat_p99;
 	bool has_rq;
@@ -49,16 +60,34 @@ int cmp_find_base(const struct cmp_input *in, size_t n, const char *base,
 /* One row per group of every input, warnings on stderr; NULL: no memory. */
 struct cmp_row *cmp_build_rows(const struct cmp_input *in, size_t n_in,
 			       size_t *n_rows);
-void cmp_set_ratios(struct cmp_row *rows, size_t n,
-		    const struct cmp_input *in, size_t base);
+
+/* What every row is compared against, and how. */
+struct cmp_ctx {
+	const struct cmp_input *in;
+	size_t n_in;
+	size_t base;		/* index of the base input */
+	double resolve;		/* relative difference runs_needed is for */
+};
+
+/*
+ * Each row's ratio to the base group at its point, and the statistics of
+ * that ratio; the base group's own row gets ratio 1 and runs_needed at
+ * its own noise, no interval or p-value.  -1 when out of memory.
+ */
+int cmp_set_ratios(struct cmp_row *rows, size_t n, const struct cmp_ctx *c);
 /* Points in order, rows of one point by the key. */
 void cmp_sort_rows(struct cmp_row *rows, size_t n, enum cmp_sort_by by);
 
-/* The table on stdout; -1 when out of memory. */
+/* The table and its legend on stdout; -1 when out of memory. */
 int cmp_print_table(const struct cmp_row *rows, size_t n,
-		    const struct cmp_input *in);
+		    const struct cmp_ctx *c);
 /* RFC 4180 CSV with a header line, on stdout. */
 void cmp_print_csv(const struct cmp_row *rows, size_t n,
-		   const struct cmp_input *in);
+		   const struct cmp_ctx *c);
+/* JSON lines on stdout: a "compare" header object, then one per row. */
+int cmp_print_json(const struct cmp_row *rows, size_t n,
+		   const struct cmp_ctx *c);
+/* The kernel release of a row: its summary's, else its file's; or NULL. */
+const char *cmp_row_kernel(const struct cmp_row *r, const struct cmp_input *in);
 
 #endif

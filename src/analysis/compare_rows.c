@@ -3,13 +3,16 @@
  * The rows of the comparison: labels that tell every file apart, one row
  * per file and sweep point, points of one parameter in numeric order, and
  * the ratio of each row to the base file's row at the same point (never
- * across points: rooms=4 of one kernel against rooms=4 of the other).
+ * across points: rooms=4 of one kernel against rooms=4 of the other),
+ * with the interval and rank test that say whether it is more than noise.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/compare.h"
+#include "analysis/infer.h"
 
 /* "dir/6.1.json" -> "6.1"; with parent, "dir/6.1". */
 static char *file_label(const char *path, bool parent)
@@ -351,24 +354,78 @@ int cmp_find_base(const struct cmp_input *in, size_t n, const char *base,
 	return -1;
 }
 
-void cmp_set_ratios(struct cmp_row *rows, size_t n,
-		    const struct cmp_input *in, size_t base)
+/*
+ * The statistics of row r against the base group bg: the ok runs of both
+ * resampled for the interval of the ratio, ranked for the p-value, their
+ * pooled noise turned into the runs a difference of resolve would need.
+ */
+static int set_inference(struct cmp_row *r, const struct result_group *bg,
+			 double resolve)
+{
+	size_t nx, ny;
+	struct infer_mw mw;
+	double *x, *y;
+	int ret = -1;
+
+	x = results_values(r->g, results_run_throughput, &nx);
+	y = results_values(bg, results_run_throughput, &ny);
+	if (!x || !y)
+		goto cleanup;
+	ret = 0;
+	if (nx < 2 || ny < 2) {
+		r->few_runs = true;
+		goto cleanup;
+	}
+	r->noise = infer_pooled_rel_sd(x, nx, y, ny);
+	r->runs_needed = infer_runs_needed(r->noise, resolve, INFER_ALPHA,
+					   INFER_POWER);
+	if (r->runs_needed < 0)
+		r->runs_needed = 0;
+	if (r->is_base)
+		goto cleanup;
+	if (!infer_ratio_ci(x, nx, y, ny, NULL, r->ci)) {
+		r->has_ci = true;
+		r->significant = r->ci[0] > 1 || r->ci[1] < 1;
+	}
+	if (!infer_mann_whitney(x, nx, y, ny, INFER_MW_AUTO, &mw)) {
+		r->has_p = true;
+		r->p = mw.p;
+	}
+cleanup:
+	free(x);
+	free(y);
+	return ret;
+}
+
+int cmp_set_ratios(struct cmp_row *rows, size_t n, const struct cmp_ctx *c)
 {
 	const struct result_group *bg;
 	double bavg, bmin, bmax;
-	int bn;
 	size_t i;
+	int bn;
 
 	for (i = 0; i < n; i++) {
-		bg = results_find_group(&in[base].file, rows[i].g->sweep);
+		rows[i].noise = NAN;
+		bg = results_find_group(&c->in[c->base].file, rows[i].g->sweep);
 		if (!bg)
 			continue;
+		rows[i].is_base = rows[i].g == bg;
+		if (set_inference(&rows[i], bg, c->resolve))
+			return -1;
 		results_throughput(bg, &bavg, &bmin, &bmax, &bn);
 		if (bn <= 0 || bavg <= 0)
 			continue;
 		rows[i].has_ratio = true;
-		rows[i].ratio = rows[i].avg / bavg;
+		rows[i].ratio = rows[i].is_base ? 1.0 : rows[i].avg / bavg;
 	}
+	return 0;
+}
+
+const char *cmp_row_kernel(const struct cmp_row *r, const struct cmp_input *in)
+{
+	if (r->g->summary.present && r->g->summary.kernel_release)
+		return r->g->summary.kernel_release;
+	return in[r->input].file.kernel_release;
 }
 
 void cmp_sort_rows(struct cmp_row *rows, size_t n, enum cmp_sort_by by)

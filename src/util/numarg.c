@@ -27,6 +27,23 @@ int parse_long(const char *s, const char *name, long lo, long hi, long *out,
 	return 0;
 }
 
+int parse_double(const char *s, const char *name, double lo, double hi,
+		 double *out, char *err, size_t len)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || !(v >= lo && v <= hi)) {
+		snprintf(err, len, "%s must be a number from %g to %g, not '%s'",
+			 name, lo, hi, s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 void opt_error(int c, char **argv, char *err, size_t len)
 {
 	if (c == ':')

@@ -12,6 +12,10 @@
 int parse_long(const char *s, const char *name, long lo, long hi, long *out,
 	       char *err, size_t len);
 
+/* The same for a decimal number ("2", "0.5"), finite, lo <= v <= hi. */
+int parse_double(const char *s, const char *name, double lo, double hi,
+		 double *out, char *err, size_t len);
+
 /*
  * After getopt_long returned ':' (missing value) or '?' (unknown option):
  * the one-line complaint, the same in every program of the project.

@@ -3,7 +3,11 @@
 # chatbench-compare on real result files from chat_c --json: one row per
 # file, ratio 1.000 for the base, avg/min/max equal to each file's summary,
 # the latency columns equal to medians computed independently with jq,
-# CSV that parses, and one clear line with a non-zero status for bad input.
+# CSV and JSON that parse and agree with the table, and one clear line with
+# a non-zero status for bad input.  The statistics (interval, p-value,
+# runs needed) are asserted on synthetic files with known throughputs,
+# never on real runs, whose noise would make such a test flaky: real
+# files only carry the plumbing.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -32,9 +36,30 @@ summary_rounded() {
 	printf '%.0f %.0f %.0f\n' "$avg" "$min" "$max"
 }
 
-# The table row of label $1 from $output, from its first column on.
+# The table row of label $1 from $output, from its first column on (the
+# legend after the table starts with "*: ", "p: ", "-: " or "runs").
 row_of() {
-	echo "$output" | awk -v l="$1" '$1 == l'
+	echo "$output" | awk -v l="$1" '/^([*p-]: |runs )/ { exit } $1 == l'
+}
+
+# A result file $1 as chat_c would write it, with ok runs of the given
+# throughputs and a summary line that agrees with them.
+synth() {
+	local f=$1 i=0 v
+	shift
+	: >"$f"
+	for v in "$@"; do
+		i=$((i + 1))
+		printf '{"run":%d,"ok":true,"throughput":%s}\n' "$i" "$v" >>"$f"
+	done
+	printf '%s\n' "$@" | awk '
+		{ s += $1; if (NR == 1 || $1 < lo) lo = $1; if (NR == 1 || $1 > hi) hi = $1 }
+		END { printf "{\"summary\":{\"runs\":%d,\"runs_attempted\":%d,\"avg\":%.17g,\"min\":%.17g,\"max\":%.17g,\"kernel_release\":\"synthetic\"}}\n", NR, NR, s / NR, lo, hi }' >>"$f"
+}
+
+# Field $2 of the JSON row labelled $1 in $output (compact, jq -c).
+json_row() {
+	echo "$output" | jq -c --arg l "$1" "select(.label == \$l) | $2"
 }
 
 # Median over the ok runs of file $1 of the jq expression $2.
@@ -65,8 +90,12 @@ RQ_P99='[.kernel.roles | (.cli_snd, .cli_rcv, .srv_rcv, .srv_snd, .srv_loop)
 @test "one row per file; base ratio 1.000; avg/min/max are the summaries" {
 	run "$COMPARE" k1.json k2.json
 	[ "$status" -eq 0 ]
-	[ "${#lines[@]}" -eq 3 ]
-	[[ "${lines[0]}" == label*runs*"avg msg/s"*min*max*ratio*"msg p99"*"rq p99"*kernel ]]
+	[[ "${lines[0]}" == label*runs*"avg msg/s"*min*max*ratio*"95% CI"*p*"msg p99"*"rq p99"*kernel ]]
+	[[ "${lines[1]}" == k1\ * ]]
+	[[ "${lines[2]}" == k2\ * ]]
+	# The rest is the legend.
+	[[ "${lines[3]}" == "*: the ratio's 95% CI excludes 1"* ]]
+	[[ "${lines[4]}" == "p: two-sided Mann-Whitney"*"(k1)" ]]
 	local f row want
 	for f in k1 k2; do
 		row=$(row_of "$f")
@@ -75,16 +104,19 @@ RQ_P99='[.kernel.roles | (.cli_snd, .cli_rcv, .srv_rcv, .srv_snd, .srv_loop)
 		[ "$(echo "$row" | awk '{print $3, $4, $5}')" = "$want" ]
 		[ "$(echo "$row" | awk '{print $2}')" = 2 ]
 		# Untraced: no run-queue figure; the kernel release is the summary's.
-		[ "$(echo "$row" | awk '{print $8}')" = - ]
-		[ "$(echo "$row" | awk '{print $9}')" = \
+		[ "$(echo "$row" | awk '{print $10}')" = - ]
+		[ "$(echo "$row" | awk '{print $11}')" = \
 			"$(jq -r 'select(.summary) | .summary.kernel_release' "$f.json")" ]
 	done
-	[ "$(row_of k1 | awk '{print $6}')" = 1.000 ]
-	# k2's ratio is its average over k1's, to the printed 3 decimals.
+	# The base: ratio 1, no interval or p-value (it is not tested
+	# against itself).
+	[ "$(row_of k1 | awk '{print $6, $7, $8}')" = "1.000 - -" ]
+	# k2's ratio is its average over k1's, to the printed 3 decimals,
+	# with a '*' when its interval excludes 1.
 	local a1 a2
 	a1=$(jq 'select(.summary) | .summary.avg' k1.json)
 	a2=$(jq 'select(.summary) | .summary.avg' k2.json)
-	[ "$(row_of k2 | awk '{print $6}')" = \
+	[ "$(row_of k2 | awk '{sub(/\*$/, "", $6); print $6}')" = \
 		"$(awk -v a="$a2" -v b="$a1" 'BEGIN { printf "%.3f", a / b }')" ]
 }
 
@@ -101,12 +133,13 @@ RQ_P99='[.kernel.roles | (.cli_snd, .cli_rcv, .srv_rcv, .srv_snd, .srv_loop)
 	run "$COMPARE" --csv k1.json k2.json
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 3 ]
-	[ "${lines[0]}" = "label,sweep_param,sweep_value,runs,runs_attempted,avg,min,max,ratio,msg_p99_ns,rq_p99_ns,kernel_release,file" ]
+	# The columns of old come first, in their old order.
+	[ "${lines[0]}" = "label,sweep_param,sweep_value,runs,runs_attempted,avg,min,max,ratio,msg_p99_ns,rq_p99_ns,kernel_release,file,ratio_ci95_low,ratio_ci95_high,p_value,runs_needed" ]
 	local i f line
 	for i in 1 2; do
 		line=${lines[$i]}
 		f=k$i
-		[ "$(echo "$line" | awk -F, '{print NF}')" -eq 13 ]
+		[ "$(echo "$line" | awk -F, '{print NF}')" -eq 17 ]
 		[ "$(echo "$line" | cut -d, -f1)" = "$f" ]
 		[ "$(echo "$line" | cut -d, -f13)" = "$f.json" ]
 		# avg, min, max to the printed 3 decimals
@@ -127,6 +160,10 @@ RQ_P99='[.kernel.roles | (.cli_snd, .cli_rcv, .srv_rcv, .srv_snd, .srv_loop)
 		[ -z "$(echo "$line" | cut -d, -f11)" ]
 	done
 	[ "$(echo "${lines[1]}" | cut -d, -f9)" = 1.000 ]
+	# The base has no interval or p-value; k2 has both (2 runs a side).
+	[ "$(echo "${lines[1]}" | cut -d, -f14-16)" = ",," ]
+	[ -n "$(echo "${lines[2]}" | cut -d, -f14)" ]
+	[ -n "$(echo "${lines[2]}" | cut -d, -f16)" ]
 }
 
 @test "--label-by kernel: the kernel release, told apart when equal" {
@@ -205,6 +242,8 @@ RQ_P99='[.kernel.roles | (.cli_snd, .cli_rcv, .srv_rcv, .srv_snd, .srv_loop)
 	echo "$output" | grep -q '^Usage: chatbench-compare'
 	echo "$output" | grep -q '^Examples:'
 	echo "$output" | grep -q -- '--base LABEL'
+	echo "$output" | grep -q -- '--json'
+	echo "$output" | grep -q -- '--resolve PCT'
 }
 
 @test "traced file: rq p99 is the median of the merged subject roles' p99" {
@@ -222,5 +261,115 @@ RQ_P99='[.kernel.roles | (.cli_snd, .cli_rcv, .srv_rcv, .srv_snd, .srv_loop)
 		'BEGIN { exit !(a - b <= 0.5 && b - a <= 0.5) }'
 	# The table shows it as a duration, not "-".
 	run "$COMPARE" k1.json traced.json
-	[ "$(row_of traced | awk '{print $8}')" != - ]
+	[ "$(row_of traced | awk '{print $10}')" != - ]
+}
+
+@test "--json: a header, then every field of every row, as in the table" {
+	run "$COMPARE" --json k1.json k2.json
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	echo "${lines[0]}" | jq -e '.compare | .base == "k1" and
+		.base_file == "k1.json" and .resolve == 0.02 and
+		.level == 0.95 and .resamples == 10000 and .min_runs == 2'
+	local json=$output f key
+	for f in k1 k2; do
+		for key in label file sweep runs avg min max ratio ratio_ci95 \
+			p_value runs_needed msg_p99_ns rq_p99_ns kernel_release; do
+			[ "$(json_row "$f" "has(\"$key\")")" = true ]
+		done
+		[ "$(json_row "$f" .file)" = "\"$f.json\"" ]
+		[ "$(json_row "$f" .runs)" = 2 ]
+	done
+	# The base: ratio 1, no interval or p-value; its runs_needed is at
+	# its own noise.
+	[ "$(json_row k1 '[.base, .ratio == 1, .ratio_ci95, .p_value]')" = \
+		"[true,true,null,null]" ]
+	[ "$(json_row k2 '.ratio_ci95 | length')" = 2 ]
+	[ "$(json_row k2 '.p_value >= 0 and .p_value <= 1')" = true ]
+	# The table says the same, to its decimals.
+	local want got
+	want=$(echo "$json" | jq -r 'select(.label == "k2") | [.ratio,
+		(if .significant then "*" else "" end), .ratio_ci95[0],
+		.ratio_ci95[1], .p_value] | @tsv' |
+		awk -F'\t' '{ printf "%.3f%s %.3f-%.3f ", $1, $2, $3, $4
+			if ($5 < 0.001) print "<0.001"; else printf "%.3f\n", $5 }')
+	run "$COMPARE" k1.json k2.json
+	got=$(row_of k2 | awk '{print $6, $7, $8}')
+	[ "$got" = "$want" ]
+	want=$(echo "$json" | jq -r 'select(.label) |
+		"\(.label) \(.runs_needed)"' | paste -sd, | sed 's/,/, /g')
+	[ "$(echo "$output" | grep -A1 '^runs per side to resolve 2%' |
+		tail -1)" = "  $want" ]
+	# --csv and --json do not mix.
+	run "$COMPARE" --json --csv k1.json k2.json
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+@test "statistics: one setup twice holds 1; a clear difference excludes it" {
+	# a and b: the same spread around 100; c: around 200
+	synth a.json 100 103 97 101 99 102 98
+	synth b.json 98 101 104 96 100 99 102
+	synth c.json 198 203 197 201 199 202 200
+	run "$COMPARE" --json a.json b.json c.json
+	[ "$status" -eq 0 ]
+	local json=$output
+	[ "$(json_row b '.ratio_ci95[0] < 1 and .ratio_ci95[1] > 1')" = true ]
+	[ "$(json_row b '.significant == false and .p_value > 0.5')" = true ]
+	[ "$(json_row c '.ratio_ci95[0] > 1.9 and .ratio_ci95[1] < 2.1')" = \
+		true ]
+	[ "$(json_row c '.significant and .p_value < 0.05')" = true ]
+	# 7 runs a side, every one of c above every one of a: the exact
+	# two-sided p is 2 / C(14, 7) = 2 / 3432.
+	[ "$(json_row c '.p_value - 2 / 3432 | fabs < 1e-12')" = true ]
+	# The table marks c, not b; the same input gives the same interval.
+	run "$COMPARE" a.json b.json c.json
+	[[ "$(row_of c | awk '{print $6}')" == *'*' ]]
+	[[ "$(row_of b | awk '{print $6}')" != *'*' ]]
+	[ "$(row_of c | awk '{print $7}')" = \
+		"$(echo "$json" | jq -r 'select(.label == "c") |
+			.ratio_ci95 | @tsv' |
+			awk '{ printf "%.3f-%.3f", $1, $2 }')" ]
+	local again
+	again=$("$COMPARE" --json a.json b.json c.json)
+	[ "$again" = "$json" ]
+}
+
+@test "runs_needed: from the pooled robust noise, for --resolve" {
+	# Medians 100 and 200, MADs 10 and 20: relative robust SD 0.14826 on
+	# both sides, so 2 (1.95996 + 0.84162)^2 0.14826^2 / d^2 runs a side:
+	# 862.6 for 2 %, 138.02 for 5 %.
+	synth n1.json 90 100 110
+	synth n2.json 180 200 220
+	run "$COMPARE" --json n1.json n2.json
+	[ "$status" -eq 0 ]
+	[ "$(json_row n2 .runs_needed)" = 863 ]
+	[ "$(json_row n1 .runs_needed)" = 863 ]
+	[ "$(json_row n2 '.noise - 0.14826 | fabs < 1e-9')" = true ]
+	run "$COMPARE" --json --resolve 5 n1.json n2.json
+	[ "$(json_row n2 .runs_needed)" = 139 ]
+	[ "$(echo "${lines[0]}" | jq .compare.resolve)" = 0.05 ]
+	run "$COMPARE" --resolve 5 n1.json n2.json
+	[ "$(echo "$output" | grep -A1 '^runs per side to resolve 5%' |
+		tail -1)" = "  n1 139, n2 139" ]
+	run "$COMPARE" --resolve 0 n1.json n2.json
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == *"--resolve must be a number"* ]]
+}
+
+@test "fewer than 2 runs on a side: '-' in the table, null in JSON, said why" {
+	synth m1.json 100 101 99
+	synth m2.json 150
+	run "$COMPARE" m1.json m2.json
+	[ "$status" -eq 0 ]
+	[ "$(row_of m2 | awk '{print $6, $7, $8}')" = "1.500 - -" ]
+	echo "$output" | grep -qx -- '-: fewer than 2 ok runs on a side: m2'
+	run "$COMPARE" --json m1.json m2.json
+	[ "$(json_row m2 '[.ratio, .ratio_ci95, .p_value, .runs_needed]')" = \
+		"[1.5,null,null,null]" ]
+	# A base of one run leaves every row without.
+	run "$COMPARE" --json m2.json m1.json
+	[ "$(json_row m1 '[.ratio_ci95, .p_value, .runs_needed]')" = \
+		"[null,null,null]" ]
 }

@@ -10,6 +10,7 @@
 
 #include "workload/server/chat_s_opts.h"
 #include "workload/client/client_opts.h"
+#include "util/numarg.h"
 
 #define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
 #define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
@@ -120,6 +121,33 @@ static void test_server_parse(void **state)
 			 OPTS_ERROR);
 }
 
+static void test_parse_double(void **state)
+{
+	char err[128];
+	double v = -1;
+
+	(void)state;
+	assert_int_equal(parse_double("2", "--resolve", 0.01, 100, &v, err,
+				      sizeof(err)), 0);
+	assert_true(v == 2);
+	assert_int_equal(parse_double("0.5", "--resolve", 0.01, 100, &v, err,
+				      sizeof(err)), 0);
+	assert_true(v == 0.5);
+	assert_int_equal(parse_double("0", "--resolve", 0.01, 100, &v, err,
+				      sizeof(err)), -1);
+	assert_string_equal(err,
+			    "--resolve must be a number from 0.01 to 100, not '0'");
+	assert_int_equal(parse_double("2%", "x", 0, 100, &v, err,
+				      sizeof(err)), -1);
+	assert_int_equal(parse_double("", "x", 0, 100, &v, err, sizeof(err)),
+			 -1);
+	assert_int_equal(parse_double("nan", "x", 0, 100, &v, err,
+				      sizeof(err)), -1);
+	assert_int_equal(parse_double("1e999", "x", 0, 1e300, &v, err,
+				      sizeof(err)), -1);
+	assert_true(v == 0.5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -128,6 +156,7 @@ int main(void)
 		cmocka_unit_test(test_client_local_without_address),
 		cmocka_unit_test(test_client_errors),
 		cmocka_unit_test(test_server_parse),
+		cmocka_unit_test(test_parse_double),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,6 +39,33 @@ static void test_mad(void **state)
 	assert_float_equal(stats_mad(v, 5, 3.0), 1.0, 1e-12);
 }
 
+static void test_robust_sd(void **state)
+{
+	/* median 3, MAD 1: one wild run moves neither */
+	const double v[] = { 1, 2, 3, 4, 100 }, zero[] = { -2, -1, -1 };
+
+	(void)state;
+	assert_float_equal(stats_robust_sd(v, 5), 1.4826, 1e-12);
+	assert_float_equal(stats_rel_robust_sd(v, 5), 1.4826 / 3, 1e-12);
+	assert_float_equal(stats_rel_robust_sd(zero, 3), 0.0, 0);
+	assert_float_equal(stats_robust_sd(v, 0), 0.0, 0);
+}
+
+static void test_quantile_sorted(void **state)
+{
+	const double v[] = { 10, 20, 30, 40, 50 };
+
+	(void)state;
+	/* R: quantile(c(10,20,30,40,50), c(0, .1, .5, .975, 1)) */
+	assert_float_equal(stats_quantile_sorted(v, 5, 0), 10, 0);
+	assert_float_equal(stats_quantile_sorted(v, 5, 0.1), 14, 1e-12);
+	assert_float_equal(stats_quantile_sorted(v, 5, 0.5), 30, 1e-12);
+	assert_float_equal(stats_quantile_sorted(v, 5, 0.975), 49, 1e-12);
+	assert_float_equal(stats_quantile_sorted(v, 5, 1), 50, 0);
+	assert_float_equal(stats_quantile_sorted(v, 1, 0.3), 10, 0);
+	assert_float_equal(stats_quantile_sorted(v, 0, 0.3), 0, 0);
+}
+
 static void test_compute(void **state)
 {
 	const double v[] = { 400000, 420000, 380000, 410000 };
@@ -54,6 +81,8 @@ static void test_compute(void **state)
 	assert_float_equal(s.rel_spread, 40000.0 / 402500.0, 1e-12);
 	/* |dev| = 5000 15000 25000 5000 -> median 10000 */
 	assert_float_equal(s.mad, 10000.0, 1e-6);
+	assert_float_equal(s.robust_sd, 14826.0, 1e-6);
+	assert_float_equal(s.rel_robust_sd, 14826.0 / 405000.0, 1e-12);
 }
 
 static void test_single_run_has_no_spread(void **state)
@@ -92,6 +121,8 @@ int main(void)
 		cmocka_unit_test(test_median_odd_even),
 		cmocka_unit_test(test_median_keeps_input_order),
 		cmocka_unit_test(test_mad),
+		cmocka_unit_test(test_robust_sd),
+		cmocka_unit_test(test_quantile_sorted),
 		cmocka_unit_test(test_compute),
 		cmocka_unit_test(test_single_run_has_no_spread),
 		cmocka_unit_test(test_summary_skips_failed_runs),

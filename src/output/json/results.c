@@ -343,20 +343,13 @@ static bool blank(const char *s, size_t n)
 
 static void finish_groups(struct result_file *f)
 {
-	size_t i, j, k;
+	size_t i, k;
 	double *v;
 
 	for (i = 0; i < f->nr_groups; i++) {
 		struct result_group *g = &f->groups[i];
 
-		v = malloc((g->nr_runs ? g->nr_runs : 1) * sizeof(*v));
-		if (!v) {
-			stats_compute(NULL, 0, &g->stats);
-			continue;
-		}
-		for (j = 0, k = 0; j < g->nr_runs; j++)
-			if (results_run_throughput(&g->runs[j], &v[k]))
-				k++;
+		v = results_values(g, results_run_throughput, &k);
 		stats_compute(v, k, &g->stats);
 		free(v);
 	}

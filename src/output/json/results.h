@@ -144,6 +144,13 @@ bool results_run_throughput(const struct result_run *r, double *v);
 bool results_run_lat_p99(const struct result_run *r, double *v);
 bool results_run_rq_p99(const struct result_run *r, double *v);
 
+/*
+ * The values of fn over the group's runs, in run order, in a new array
+ * (free it) with their number in *n; NULL when out of memory.
+ */
+double *results_values(const struct result_group *g, results_value_fn fn,
+		       size_t *n);
+
 /* Median of fn over the group's runs; the number of values (0: none). */
 size_t results_median(const struct result_group *g, results_value_fn fn,
 		      double *median);

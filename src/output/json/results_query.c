@@ -36,20 +36,33 @@ bool results_run_rq_p99(const struct result_run *r, double *v)
 	return true;
 }
 
+double *results_values(const struct result_group *g, results_value_fn fn,
+		       size_t *n)
+{
+	double *v = malloc((g->nr_runs ? g->nr_runs : 1) * sizeof(*v));
+	size_t i, k = 0;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < g->nr_runs; i++)
+		if (fn(&g->runs[i], &v[k]))
+			k++;
+	*n = k;
+	return v;
+}
+
 size_t results_median(const struct result_group *g, results_value_fn fn,
 		      double *median)
 {
-	size_t i, k = 0;
+	size_t k = 0;
 	double *v;
 
 	if (!g->nr_runs)
 		return 0;
-	v = malloc(g->nr_runs * sizeof(*v));
+	v = results_values(g, fn, &k);
 	if (!v)
 		return 0;
-	for (i = 0; i < g->nr_runs; i++)
-		if (fn(&g->runs[i], &v[k]))
-			k++;
 	if (k)
 		*median = stats_median(v, k);
 	free(v);
