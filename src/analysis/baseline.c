@@ -9,8 +9,8 @@
 
 #include "analysis/baseline.h"
 #include "tracer/kstats.h"
-#include "output/json/results.h"
-#include "output/json/kstats_json.h"
+#include "results/results.h"
+#include "results/kstats_load.h"
 
 struct saved_run {
 	int rooms, messages, users;

@@ -4,8 +4,8 @@
  * sweep point with its throughput, its ratio to the base file's at the
  * same point with whether the runs say that ratio is real (its interval,
  * a rank test, the runs a small difference would need), and the median
- * latencies, built from files loaded by src/output/json/results.c.  The
- * tool's main is src/analysis/compare.c, its table and CSV
+ * latencies, built from files loaded by src/results/results.c.  The
+ * tool's main is src/study/compare_main.c, its table and CSV
  * src/output/text/compare_text.c, its JSON src/output/json/compare_json.c.
  */
 #ifndef CHATBENCH_COMPARE_H
@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "output/json/results.h"
+#include "results/results.h"
 
 #define CMP_PROG	"chatbench-compare"
 

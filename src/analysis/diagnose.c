@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "analysis/diagnose.h"
-#include "analysis/stats.h"
+#include "util/stats.h"
 #include "tracer/kstats.h"
 #include "util/fmt.h"
 

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "analysis/dips.h"
-#include "analysis/stats.h"
+#include "util/stats.h"
 #include "tracer/kstats.h"
 #include "util/fmt.h"
 

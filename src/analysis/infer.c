@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "analysis/infer.h"
-#include "analysis/stats.h"
+#include "util/stats.h"
 
 void infer_rng_seed(struct infer_rng *r, uint64_t seed)
 {

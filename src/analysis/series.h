@@ -18,7 +18,7 @@
 #include "analysis/diagnose.h"
 #include "analysis/dips.h"
 #include "analysis/kfigures.h"
-#include "analysis/stats.h"
+#include "util/stats.h"
 #include "workload/client/client.h"
 
 struct baseline;

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "workload/client/client.h"
-#include "analysis/stats.h"
+#include "util/stats.h"
 
 /* Throughput statistics of the runs that completed (ok). */
 void summary_compute(const struct run_result *rs, size_t n, struct stats *s);

@@ -23,7 +23,7 @@
 #include "output/json/json_out.h"
 #include "workload/proto.h"
 #include "output/html/report_html.h"
-#include "output/json/results.h"
+#include "results/results.h"
 #include "workload/client/server_info.h"
 #include "study/study.h"
 #include "output/text/sweep_text.h"

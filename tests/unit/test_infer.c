@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "analysis/infer.h"
-#include "analysis/stats.h"
+#include "util/stats.h"
 
 #define N_OF(a)	(sizeof(a) / sizeof((a)[0]))
 

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "output/html/report_html.h"
-#include "output/json/results.h"
+#include "results/results.h"
 
 static void test_escape(void **state)
 {

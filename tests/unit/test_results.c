@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the result-file loader (src/output/json/results.c): small JSON-lines
+ * Unit tests of the result-file loader (src/results/results.c): small JSON-lines
  * files written to a temporary directory, read back field by field; runs
  * grouped by sweep point and by summary line; every kind of bad file
  * giving a one-line error instead of a crash; and the merged run-queue
@@ -20,7 +20,7 @@
 #include <cmocka.h>
 
 #include "tracer/kstats.h"
-#include "output/json/results.h"
+#include "results/results.h"
 
 #define MAX_FILES 32
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analysis/stats.h"
+#include "util/stats.h"
 #include "analysis/summary.h"
 
 static void test_median_odd_even(void **state)

@@ -4,7 +4,8 @@
  * self-contained page (inline CSS and SVG, nothing fetched, no script)
  * that shows at a glance which runs were slow and why.  chat_c --report
  * and chatbench-report both render it from loaded result files
- * (src/output/json/results.h), so the page says the same thing whichever wrote it.
+ * (src/results/results.h), so the page says the same thing whichever wrote
+ * it.
  *
  * Elements the tests count: one class="run-bar" per run line (plus
  * "slow" on runs the diagnosis called slow, "failed" on failed runs), and
@@ -22,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output/json/results.h"
+#include "results/results.h"
 
 /* Heat-map columns per group when nothing else is asked for. */
 #define REPORT_HM_COLUMNS	150

@@ -2,8 +2,8 @@
 /*
  * chatbench-report: the HTML report of chat_c --json result files, after
  * the fact.  It renders with the same code as chat_c --report
- * (src/output/html/report_html.c) from files read by the same loader as every other
- * tool (src/output/json/results.c), so a page made later says what the page made at
+ * (src/output/html/) from files read by the same loader as every other
+ * tool (src/results/), so a page made later says what the page made at
  * the time would have said.  One file gives its runs; several files add
  * the comparison table.  Files cut short (no summary line, because chat_c
  * was killed) are reported with what they hold.
@@ -17,7 +17,7 @@
 #include "util/numarg.h"
 #include "workload/proto.h"
 #include "output/html/report_html.h"
-#include "output/json/results.h"
+#include "results/results.h"
 
 #define PROG	"chatbench-report"
 #define STR_(x)	#x

@@ -11,7 +11,7 @@
 #include "output/html/html_fmt.h"
 #include "output/html/sections.h"
 #include "output/html/svg.h"
-#include "output/json/results.h"
+#include "results/results.h"
 #include "util/fmt.h"
 
 void compare_section(FILE *f, const struct result_file *files,

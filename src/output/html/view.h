@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output/json/results.h"
+#include "results/results.h"
 
 #define HM_PER_OCTAVE	2	/* heat-map rows per octave of latency */
 #define HM_NR_ROWS	(64 * HM_PER_OCTAVE)

@@ -12,7 +12,7 @@
 
 #include "workload/client/client.h"
 #include "workload/client/server_info.h"
-#include "analysis/stats.h"
+#include "util/stats.h"
 
 #define CHATBENCH_SCHEMA_VERSION 1
 

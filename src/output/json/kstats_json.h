@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The kernel record of one run as the JSON "kernel" object, and back:
- * writer and reader sit side by side so that they agree on every name.
+ * The kernel record of one run as the JSON "kernel" object (read back by
+ * src/results/kstats_load.c, which must agree on every name).
  */
 #ifndef CHATBENCH_KSTATS_JSON_H
 #define CHATBENCH_KSTATS_JSON_H
@@ -14,7 +14,5 @@ struct ks_hist;
 json_t *kstats_to_json(const struct kstats *k);
 /* count, percentiles and max suffixed with unit, non-empty buckets. */
 json_t *ks_hist_json(const struct ks_hist *h, const char *unit);
-/* A saved "kernel" object back into figures (no intervals); NULL if bad. */
-struct kstats *kstats_from_json(const json_t *o);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "workload/client/client.h"
-#include "analysis/stats.h"
+#include "util/stats.h"
 
 void out_text_run(FILE *f, const struct run_result *r, bool verbose);
 void out_text_summary(FILE *f, const struct client_opts *o,

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/stats.h"
+#include "util/stats.h"
 
 static int cmp_double(const void *a, const void *b)
 {

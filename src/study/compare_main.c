@@ -5,9 +5,9 @@
  * minimum and maximum throughput, the ratio of each average to the base
  * file's with its 95 % interval and a rank test (runs spread by up to
  * 30 %, so a ratio alone proves nothing), the median message latency p99
- * and the median run-queue latency p99 of the benchmark's threads.  Files are read by src/output/json/results.c, the
- * same loader the other tools use, so that every tool reads the same
- * numbers out of a file.  With sweep files there is one row per file and
+ * and the median run-queue latency p99 of the benchmark's threads.  Files
+ * are read by src/results/, the loader the other tools use, so that every
+ * tool reads the same numbers out of a file.  With sweep files there is one row per file and
  * sweep point, and ratios compare the same point.
  */
 #include <getopt.h>

@@ -7,8 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "output/json/jfield.h"
-#include "output/json/results.h"
+#include "results/jfield.h"
+#include "results/results.h"
 #include "util/roles.h"
 
 static int cmp_bucket(const void *a, const void *b)

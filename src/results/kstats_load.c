@@ -10,7 +10,7 @@
 
 #include "tracer/kstats.h"
 #include "util/roles.h"
-#include "output/json/kstats_json.h"
+#include "results/kstats_load.h"
 
 static uint64_t get_u64(const json_t *o, const char *key)
 {

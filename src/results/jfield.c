@@ -9,7 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "output/json/jfield.h"
+#include "results/jfield.h"
 
 void jf_err(char *err, size_t len, const char *fmt, ...)
 {

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/json/jfield.h"
-#include "output/json/results.h"
+#include "results/jfield.h"
+#include "results/results.h"
 
 /*
  * Reads the listed fields of one object; a required field must be there,
@@ -339,6 +339,30 @@ static bool blank(const char *s, size_t n)
 		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
 			return false;
 	return true;
+}
+
+bool results_run_throughput(const struct result_run *r, double *v)
+{
+	if (!r->ok)
+		return false;
+	*v = r->throughput;
+	return true;
+}
+
+double *results_values(const struct result_group *g, results_value_fn fn,
+		       size_t *n)
+{
+	double *v = malloc((g->nr_runs ? g->nr_runs : 1) * sizeof(*v));
+	size_t i, k = 0;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; i < g->nr_runs; i++)
+		if (fn(&g->runs[i], &v[k]))
+			k++;
+	*n = k;
+	return v;
 }
 
 static void finish_groups(struct result_file *f)

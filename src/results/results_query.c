@@ -9,16 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "output/json/jfield.h"
-#include "output/json/results.h"
-
-bool results_run_throughput(const struct result_run *r, double *v)
-{
-	if (!r->ok)
-		return false;
-	*v = r->throughput;
-	return true;
-}
+#include "results/jfield.h"
+#include "results/results.h"
 
 bool results_run_lat_p99(const struct result_run *r, double *v)
 {
@@ -34,22 +26,6 @@ bool results_run_rq_p99(const struct result_run *r, double *v)
 		return false;
 	*v = (double)r->rq_p99_ns;
 	return true;
-}
-
-double *results_values(const struct result_group *g, results_value_fn fn,
-		       size_t *n)
-{
-	double *v = malloc((g->nr_runs ? g->nr_runs : 1) * sizeof(*v));
-	size_t i, k = 0;
-
-	*n = 0;
-	if (!v)
-		return NULL;
-	for (i = 0; i < g->nr_runs; i++)
-		if (fn(&g->runs[i], &v[k]))
-			k++;
-	*n = k;
-	return v;
 }
 
 size_t results_median(const struct result_group *g, results_value_fn fn,

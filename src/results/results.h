@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <jansson.h>
 
-#include "analysis/stats.h"
+#include "util/stats.h"
 
 /* One histogram bucket as the files store it: [lo, hi), hi open at MAX. */
 struct results_bucket {
