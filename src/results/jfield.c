@@ -6,21 +6,8 @@
  * it does not.
  */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 
 #include "results/jfield.h"
-
-void jf_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 int jf_double(const json_t *o, const char *key, double *out)
 {

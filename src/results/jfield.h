@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Field readers for the JSON result files, and their error sentence. */
+/* Field readers for the JSON result files. */
 #ifndef CHATBENCH_JFIELD_H
 #define CHATBENCH_JFIELD_H
 
@@ -7,10 +7,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* printf into err (when err and len are set). */
-void jf_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* 0 and *out, 1 when absent or null (out untouched), -1 when malformed. */
 int jf_double(const json_t *o, const char *key, double *out);

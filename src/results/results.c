@@ -14,6 +14,7 @@
 
 #include "results/jfield.h"
 #include "results/results.h"
+#include "util/fmt.h"
 
 /*
  * Reads the listed fields of one object; a required field must be there,
@@ -59,12 +60,12 @@ static int get_fields(const json_t *o, const char *what,
 			break;
 		}
 		if (rc < 0) {
-			jf_err(err, len, "line %zu: %s field \"%s\" is not %s",
+			fmt_err(err, len, "line %zu: %s field \"%s\" is not %s",
 				line, what, f[i].key, kind_name[f[i].kind]);
 			return -1;
 		}
 		if (rc > 0 && f[i].required) {
-			jf_err(err, len, "line %zu: %s has no \"%s\"", line,
+			fmt_err(err, len, "line %zu: %s has no \"%s\"", line,
 				what, f[i].key);
 			return -1;
 		}
@@ -90,7 +91,7 @@ static int read_sweep(const json_t *o, size_t line, const json_t **out,
 		return 0;
 	if (!json_is_object(s) || !json_is_string(json_object_get(s, "param")) ||
 	    !json_object_get(s, "value")) {
-		jf_err(err, len,
+		fmt_err(err, len,
 			"line %zu: \"sweep\" is not {\"param\": NAME, \"value\": V}",
 			line);
 		return -1;
@@ -140,7 +141,7 @@ static struct result_group *open_group(struct result_file *f,
 	}
 	ng = realloc(f->groups, (f->nr_groups + 1) * sizeof(*ng));
 	if (!ng) {
-		jf_err(err, len, "out of memory");
+		fmt_err(err, len, "out of memory");
 		return NULL;
 	}
 	f->groups = ng;
@@ -150,7 +151,7 @@ static struct result_group *open_group(struct result_file *f,
 		g->sweep = json_deep_copy(sweep);
 		if (!g->sweep) {
 			f->nr_groups--;
-			jf_err(err, len, "out of memory");
+			fmt_err(err, len, "out of memory");
 			return NULL;
 		}
 		g->sweep_param = json_string_value(json_object_get(g->sweep,
@@ -195,7 +196,7 @@ static int parse_run(json_t *o, size_t line, struct result_run *r, char *err,
 	latency = json_object_get(o, "latency");
 	if (latency && !json_is_null(latency)) {
 		if (!json_is_object(latency)) {
-			jf_err(err, len, "line %zu: run \"latency\" is not an object",
+			fmt_err(err, len, "line %zu: run \"latency\" is not an object",
 				line);
 			return -1;
 		}
@@ -210,7 +211,7 @@ static int parse_run(json_t *o, size_t line, struct result_run *r, char *err,
 		rc = results_kernel_rq_percentile(kernel, 99, &r->rq_p99_ns, why,
 						  sizeof(why));
 		if (rc < 0) {
-			jf_err(err, len, "line %zu: %s", line, why);
+			fmt_err(err, len, "line %zu: %s", line, why);
 			return -1;
 		}
 		r->has_rq_p99 = rc > 0;
@@ -238,7 +239,7 @@ static int add_run(struct result_file *f, json_t *o, size_t line, char *err,
 		struct result_run *nr = realloc(g->runs, ncap * sizeof(*nr));
 
 		if (!nr) {
-			jf_err(err, len, "out of memory");
+			fmt_err(err, len, "out of memory");
 			goto fail;
 		}
 		g->runs = nr;
@@ -283,7 +284,7 @@ static int add_summary(struct result_file *f, json_t *line_obj, size_t line,
 
 	memset(&s, 0, sizeof(s));
 	if (!json_is_object(o)) {
-		jf_err(err, len, "line %zu: \"summary\" is not an object", line);
+		fmt_err(err, len, "line %zu: \"summary\" is not an object", line);
 		return -1;
 	}
 	if (get_fields(o, "summary", fields, sizeof(fields) / sizeof(fields[0]),
@@ -315,11 +316,11 @@ static int add_line(struct result_file *f, const char *buf, size_t n,
 
 	o = json_loadb(buf, n, 0, &jerr);
 	if (!o) {
-		jf_err(err, len, "line %zu: not JSON (%s)", line, jerr.text);
+		fmt_err(err, len, "line %zu: not JSON (%s)", line, jerr.text);
 		return -1;
 	}
 	if (!json_is_object(o)) {
-		jf_err(err, len, "line %zu: not a JSON object", line);
+		fmt_err(err, len, "line %zu: not a JSON object", line);
 		rc = -1;
 	} else if (json_object_get(o, "summary")) {
 		rc = add_summary(f, o, line, err, len);
@@ -392,12 +393,12 @@ int results_load_flags(const char *path, unsigned int flags,
 	memset(out, 0, sizeof(*out));
 	fp = fopen(path, "r");
 	if (!fp) {
-		jf_err(err, len, "cannot open: %s", strerror(errno));
+		fmt_err(err, len, "cannot open: %s", strerror(errno));
 		return -1;
 	}
 	out->path = strdup(path);
 	if (!out->path) {
-		jf_err(err, len, "out of memory");
+		fmt_err(err, len, "out of memory");
 		goto cleanup;
 	}
 	errno = 0;
@@ -410,12 +411,12 @@ int results_load_flags(const char *path, unsigned int flags,
 			goto cleanup;
 	}
 	if (ferror(fp)) {
-		jf_err(err, len, "read error: %s",
+		fmt_err(err, len, "read error: %s",
 			strerror(errno ? errno : EIO));
 		goto cleanup;
 	}
 	if (!nonblank) {
-		jf_err(err, len, "empty file");
+		fmt_err(err, len, "empty file");
 		goto cleanup;
 	}
 	for (i = 0; i < out->nr_groups; i++) {
@@ -424,16 +425,16 @@ int results_load_flags(const char *path, unsigned int flags,
 	}
 	if (!have_summary && !(flags & RESULTS_ALLOW_NO_SUMMARY)) {
 		if (runs)
-			jf_err(err, len,
+			fmt_err(err, len,
 				"no summary line (%zu run lines; chat_c stopped before the end?)",
 				runs);
 		else
-			jf_err(err, len,
+			fmt_err(err, len,
 				"no run or summary line: not a chat_c --json file");
 		goto cleanup;
 	}
 	if (!out->nr_groups) {
-		jf_err(err, len, "no run or summary line: not a chat_c --json file");
+		fmt_err(err, len, "no run or summary line: not a chat_c --json file");
 		goto cleanup;
 	}
 	finish_groups(out);

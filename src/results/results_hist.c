@@ -10,6 +10,7 @@
 #include "results/jfield.h"
 #include "results/results.h"
 #include "util/roles.h"
+#include "util/fmt.h"
 
 static int cmp_bucket(const void *a, const void *b)
 {
@@ -60,7 +61,7 @@ static int append_buckets(const json_t *hist, const char *what,
 	if (!arr || json_is_null(arr))
 		return 0;
 	if (!json_is_array(arr)) {
-		jf_err(err, len, "%s.buckets is not an array", what);
+		fmt_err(err, len, "%s.buckets is not an array", what);
 		return -1;
 	}
 	json_array_foreach(arr, i, e) {
@@ -71,7 +72,7 @@ static int append_buckets(const json_t *hist, const char *what,
 		    jf_u64(e, "count", &b.count) ||
 		    (hi && !json_is_null(hi) && jf_u64(e, "hi", &b.hi)) ||
 		    b.hi <= b.lo) {
-			jf_err(err, len,
+			fmt_err(err, len,
 				"%s.buckets[%zu] is not {\"lo\", \"hi\", \"count\"}",
 				what, i);
 			return -1;
@@ -81,7 +82,7 @@ static int append_buckets(const json_t *hist, const char *what,
 			struct results_bucket *nv = realloc(*v, ncap * sizeof(*nv));
 
 			if (!nv) {
-				jf_err(err, len, "out of memory");
+				fmt_err(err, len, "out of memory");
 				return -1;
 			}
 			*v = nv;
@@ -103,12 +104,12 @@ int results_kernel_rq_percentile(const json_t *kernel, double p, uint64_t *out,
 	int ret = -1;
 
 	if (!json_is_object(kernel)) {
-		jf_err(err, len, "kernel is not an object");
+		fmt_err(err, len, "kernel is not an object");
 		return -1;
 	}
 	roles = json_object_get(kernel, "roles");
 	if (!json_is_object(roles)) {
-		jf_err(err, len, "kernel.roles is missing or not an object");
+		fmt_err(err, len, "kernel.roles is missing or not an object");
 		return -1;
 	}
 	/*
@@ -129,7 +130,7 @@ int results_kernel_rq_percentile(const json_t *kernel, double p, uint64_t *out,
 		if (!hist)
 			continue;
 		if (!json_is_object(hist)) {
-			jf_err(err, len, "%s is not an object", what);
+			fmt_err(err, len, "%s is not an object", what);
 			goto cleanup;
 		}
 		if (append_buckets(hist, what, &b, &n, &cap, err, len))

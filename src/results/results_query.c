@@ -11,6 +11,7 @@
 
 #include "results/jfield.h"
 #include "results/results.h"
+#include "util/fmt.h"
 
 bool results_run_lat_p99(const struct result_run *r, double *v)
 {
@@ -77,7 +78,7 @@ int results_check_summary(const struct result_group *g, char *msg,
 	if (!s->present || !g->nr_runs)
 		return 0;
 	if ((size_t)s->runs != st->n) {
-		jf_err(msg, len,
+		fmt_err(msg, len,
 			"summary line %zu counts %d completed runs, the file has %zu",
 			s->line, s->runs, st->n);
 		return 1;
@@ -86,7 +87,7 @@ int results_check_summary(const struct result_group *g, char *msg,
 		return 0;
 	if (differs(s->avg, st->avg) || differs(s->min, st->min) ||
 	    differs(s->max, st->max)) {
-		jf_err(msg, len,
+		fmt_err(msg, len,
 			"summary line %zu (avg %.0f, min %.0f, max %.0f) disagrees with its runs (avg %.0f, min %.0f, max %.0f)",
 			s->line, s->avg, s->min, s->max, st->avg, st->min,
 			st->max);

@@ -16,6 +16,7 @@
 #include "tracer/snapshot.h"
 #include "util/timeutil.h"
 #include "sched.skel.h"
+#include "util/procfs.h"
 
 static void snap_stealers(const struct snap_src *src, struct ks_snap *s)
 {
@@ -122,19 +123,11 @@ void snap_copy(struct ks_snap *dst, const struct ks_snap *src)
  */
 void snap_refresh_comm(struct ks_stealer *s)
 {
-	char path[64], name[32];
-	FILE *f;
+	char name[32];
 
-	if (s->is_benchmark || !s->pid)
+	if (s->is_benchmark || proc_read(s->pid, "comm", name, sizeof(name)) < 0)
 		return;
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)s->pid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(name, sizeof(name), f)) {
-		name[strcspn(name, "\n")] = '\0';
-		if (*name)
-			snprintf(s->comm, sizeof(s->comm), "%.15s", name);
-	}
-	fclose(f);
+	name[strcspn(name, "\n")] = '\0';
+	if (*name)
+		snprintf(s->comm, sizeof(s->comm), "%.15s", name);
 }

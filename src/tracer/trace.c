@@ -28,6 +28,7 @@
 #include "util/timeutil.h"
 #include "sched.skel.h"
 #include "sock.skel.h"
+#include "util/fmt.h"
 
 /*
  * Socket sampling: one sk_data_ready / tcp_sendmsg_locked event in 2^N is
@@ -257,17 +258,6 @@ static void duty_off(struct trace *t)
 	}
 }
 
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 struct trace *trace_open(const struct trace_opts *opts, char *err,
 			 size_t errlen)
 {
@@ -278,18 +268,18 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	libbpf_set_print(getenv("CHATBENCH_BPF_DEBUG") ? debug_print :
 							  silent_print);
 	if (!have_bpf_caps()) {
-		set_err(err, errlen, "tracing needs root or CAP_BPF and "
+		fmt_err(err, errlen, "tracing needs root or CAP_BPF and "
 			"CAP_PERFMON");
 		return NULL;
 	}
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		set_err(err, errlen, "the kernel has no BTF "
+		fmt_err(err, errlen, "the kernel has no BTF "
 			"(/sys/kernel/btf/vmlinux: %s)", strerror(errno));
 		return NULL;
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t) {
-		set_err(err, errlen, "out of memory");
+		fmt_err(err, errlen, "out of memory");
 		return NULL;
 	}
 	t->opts = *opts;
@@ -297,7 +287,7 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	pthread_mutex_init(&t->lock, NULL);
 	t->ncpus = libbpf_num_possible_cpus();
 	if (t->ncpus <= 0 || t->ncpus > CB_MAX_CPUS) {
-		set_err(err, errlen, "unsupported number of possible CPUs (%d)",
+		fmt_err(err, errlen, "unsupported number of possible CPUs (%d)",
 			t->ncpus);
 		goto fail;
 	}
@@ -333,7 +323,7 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 			rc = open_sock(t, "raw_");
 	}
 	if (rc) {
-		set_err(err, errlen, "cannot load the BPF programs: %s",
+		fmt_err(err, errlen, "cannot load the BPF programs: %s",
 			strerror(-rc));
 		goto fail;
 	}
@@ -344,7 +334,7 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	t->sched_mm = map_mmap(t->sched->maps.sched_stats, &t->sched_mm_len);
 	t->sock_mm = map_mmap(t->sock->maps.sock_stats, &t->sock_mm_len);
 	if (!t->sched_mm || !t->sock_mm) {
-		set_err(err, errlen, "cannot mmap the BPF counters: %s",
+		fmt_err(err, errlen, "cannot mmap the BPF counters: %s",
 			strerror(errno));
 		goto fail;
 	}
@@ -354,7 +344,7 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	if (!rc)
 		rc = sock_bpf__attach(t->sock);
 	if (rc) {
-		set_err(err, errlen, "cannot attach the BPF programs: %s",
+		fmt_err(err, errlen, "cannot attach the BPF programs: %s",
 			strerror(-rc));
 		goto fail;
 	}
@@ -379,7 +369,7 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	    ks_snap_alloc(&t->prev, t->ncpus) ||
 	    ks_snap_alloc(&t->cur, t->ncpus) ||
 	    ks_snap_alloc(&t->end, t->ncpus)) {
-		set_err(err, errlen, "out of memory");
+		fmt_err(err, errlen, "out of memory");
 		goto fail;
 	}
 	for (i = 0; i < t->nr_progs; i++)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "util/cpuacct.h"
+#include "util/procfs.h"
 
 void cpu_times_self(struct cpu_times *t)
 {
@@ -26,21 +27,12 @@ void cpu_times_self(struct cpu_times *t)
 void cpu_times_pid(pid_t pid, struct cpu_times *t)
 {
 	unsigned long long ut, st;
-	char path[64], buf[1024], *p;
 	long hz = sysconf(_SC_CLK_TCK);
-	size_t n;
-	FILE *f;
+	char buf[1024], *p;
 
 	memset(t, 0, sizeof(*t));
-	if (pid <= 0 || hz <= 0)
+	if (hz <= 0 || proc_read(pid, "stat", buf, sizeof(buf)) < 0)
 		return;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	/* comm may hold spaces and parentheses: fields start after the last ')'. */
 	p = strrchr(buf, ')');
 	if (!p || sscanf(p + 2,

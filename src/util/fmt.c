@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Durations for people. */
+/* Durations for people, and the one-line error sentences of callers. */
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "util/fmt.h"
@@ -26,4 +27,15 @@ const char *fmt_ns(char *buf, size_t len, double ns)
 const char *fmt_ns_spaced(char *buf, size_t len, double ns)
 {
 	return fmt_ns_as(buf, len, ns, " ", "µs");
+}
+
+void fmt_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
 }

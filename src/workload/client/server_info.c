@@ -8,27 +8,22 @@
 #include <string.h>
 
 #include "workload/client/server_info.h"
+#include "util/procfs.h"
 
 void server_info_read(pid_t pid, struct server_info *si)
 {
-	char path[64], buf[4096], *arg, *end;
+	char buf[4096], *arg, *end;
 	bool ours = false;
+	ssize_t got;
 	size_t n;
-	FILE *f;
 
 	snprintf(si->model, sizeof(si->model), "unknown");
 	snprintf(si->cpus, sizeof(si->cpus), "unknown");
 	si->pin = false;
-	if (pid <= 0)
+	got = proc_read(pid, "cmdline", buf, sizeof(buf));
+	if (got < 0)
 		return;
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	end = buf + n;
+	end = buf + got;
 	arg = buf;
 	/* argv[0] ends in chat_s: ours (or a copy under another path). */
 	n = strlen(arg);
