@@ -8,36 +8,11 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "output/html/html_fmt.h"
 #include "output/html/sections.h"
 #include "output/html/svg.h"
 #include "output/html/view.h"
-
-/* The diagnosis' cause kinds (src/analysis/diagnose.c) in a newcomer's words. */
-static const struct {
-	const char *kind;
-	const char *words;
-} cause_words[] = {
-	{ "outsider_cpu", "another task took the CPUs" },
-	{ "sched_contention", "benchmark threads queued behind each other" },
-	{ "cpu_idle", "CPUs sat idle" },
-	{ "softirq", "network softirq work grew" },
-	{ "socket_backpressure", "socket buffers filled up" },
-	{ "benchmark_work", "more CPU per message" },
-	{ "hypervisor_steal", "the hypervisor took CPU time" },
-};
-
-static const char *words_of(const char *kind)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(cause_words) / sizeof(cause_words[0]); i++)
-		if (kind && !strcmp(kind, cause_words[i].kind))
-			return cause_words[i].words;
-	return kind ? kind : "unknown cause";
-}
 
 /* A group's heading: its sweep point, rooms and messages, runs. */
 void group_title(FILE *f, const struct group_view *v)
@@ -69,7 +44,7 @@ static void first_cause(FILE *f, const struct run_view *rv)
 		      f);
 		return;
 	}
-	html_esc(f, words_of(jstr(c, "kind")));
+	html_esc(f, view_cause_words(jstr(c, "kind")));
 	if (task && *task) {
 		fputs(" (<b>", f);
 		html_esc(f, task);
@@ -203,7 +178,7 @@ static void run_causes(FILE *f, const struct run_view *rv)
 	fputs("<ol class=\"causes\">", f);
 	json_array_foreach(causes, i, c) {
 		fputs("<li><b>", f);
-		html_esc(f, words_of(jstr(c, "kind")));
+		html_esc(f, view_cause_words(jstr(c, "kind")));
 		fprintf(f, "</b> (%.0f %% of the loss): ",
 			100 * json_number_value(json_object_get(c, "share")));
 		html_esc(f, jstr(c, "sentence"));

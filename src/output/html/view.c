@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/causes.h"
 #include "output/html/report_html.h"
 #include "output/html/view.h"
 
@@ -57,6 +58,18 @@ double ll_pos(double v, int k)
 		return 0;
 	e = (int)floor(log2(v));
 	return e * k + k * (v / ldexp(1, e) - 1);
+}
+
+/* ---- the diagnosis' words ---------------------------------------------- */
+
+const char *view_cause_words(const char *kind)
+{
+	int k;
+
+	if (!kind)
+		return "unknown cause";
+	k = cause_by_name(kind);
+	return k >= 0 ? cause_table[k].words : kind;
 }
 
 /* ---- bucket sets ------------------------------------------------------- */

@@ -32,6 +32,13 @@ static inline uint64_t ju64(const json_t *v)
 	return i > 0 ? (uint64_t)i : 0;
 }
 
+/*
+ * A cause kind's words for a newcomer, from the diagnosis' one table
+ * (analysis/causes.h); a kind it does not know (a newer file) shows as
+ * its name, a missing one as "unknown cause".
+ */
+const char *view_cause_words(const char *kind);
+
 /* The log-linear scale of the kernel's histograms, k bins per octave. */
 int ll_bin(uint64_t lo, int k);
 double ll_pos(double v, int k);
