@@ -5,11 +5,12 @@
  * resolve at all), then per run a throughput bar (slow runs in
  * vermillion, their causes in words beside them), then the runs on one
  * time axis: per-interval throughput above a heat map of run-queue
- * latency, so that a dip and its latency storm sit one above the other;
- * then who took the CPU, per run, and the distributions (run-queue
- * latency per role, message latency, socket queue depth) of normal
- * against slow runs.  Sweeps get throughput and p99 against the swept
- * value, several files the comparison table.
+ * latency, so that a dip and its latency storm sit one above the other,
+ * each run's start-up ramp and drain shaded apart from its dips; then
+ * who took the CPU, per run, and the distributions (run-queue latency
+ * per role, message latency, socket queue depth) of normal against slow
+ * runs.  Sweeps get throughput and p99 against the swept value, several
+ * files the comparison table.
  * Everything is drawn as inline SVG from the loaded JSON (no script,
  * nothing fetched: the page must open on a machine without network and
  * from a mail attachment), with a colour-blind-safe palette (Okabe-Ito
@@ -83,7 +84,10 @@ static const char css[] =
 	".median{stroke:#222;stroke-width:1.5;stroke-dasharray:3 2}\n"
 	".band{fill:" C_SLOW ";fill-opacity:.13}\n"
 	".frame{fill:none;stroke:" C_SLOW ";stroke-width:2.5}\n"
-	".dip{fill:#555;fill-opacity:.13}\n"
+	".dip{fill:#555;fill-opacity:.2}\n"
+	".phase{fill:#999;fill-opacity:.15}\n"
+	"svg .mark{font-size:10px;fill:#222;paint-order:stroke;stroke:#fff;"
+	"stroke-width:3px}\n"
 	".tp{fill:none;stroke:" C_NORMAL ";stroke-width:1.6}\n"
 	".tparea{fill:" C_NORMAL ";fill-opacity:.12}\n"
 	".p99{fill:none;stroke:#000;stroke-opacity:.8;stroke-width:1.4}\n"
