@@ -21,6 +21,11 @@ REPORT="$BIN/chatbench-report"
 # name needs escaping, and the others not (a slow run cannot be provoked
 # reliably on a shared machine, and one may be slow by chance, notably
 # under TSan; the page shows what the file says, which is what is tested).
+# verdict.json says what the diagnosis now writes, set by hand the same
+# way: the resolution, run 1 disturbed but not slow, run 2 slow, every
+# run's ramp and drain, and two dips in run 3, one explained and one
+# not; old.json is the traced series with all of that taken out, as
+# files written before it were.
 setup_file() {
 	cd "$BATS_FILE_TMPDIR" || return 1
 	"$CHAT_C" --local -q --runs 3 -j traced.json 2 50 >/dev/null 2>&1 ||
@@ -34,7 +39,32 @@ setup_file() {
 		sentence: "CPU contention by an outsider: <hog&co> took 1.2s",
 		task: "<hog&co>", pid: 4242}] elif .run then .slow = false |
 		del(.causes) else . end' traced.json >slow.json
+	jq -c "$VERDICT" traced.json >verdict.json
+	jq -c 'del(.disturbed, .evidence, .phases, .dips, .summary.verdict)' \
+		traced.json >old.json
 }
+
+VERDICT='
+def dip($e; $from; $kind; $why): {from_s: ($e * $from),
+	to_s: ($e * ($from + 0.1)), throughput: (.throughput * 0.6),
+	low: (.throughput * 0.5), median: .throughput, depth_pct: 40,
+	noise_pct: 8, kind: $kind, sentence: $why};
+if .run then .elapsed_s as $e | .slow = (.run == 2) |
+	.disturbed = (.run <= 2) | del(.causes, .evidence, .dips) |
+	.phases = {ramp_s: [0, ($e * 0.1)], drain_s: [($e * 0.85), $e],
+		median: .throughput, noise_pct: 8} |
+	if .run == 1 then .evidence = ["sched_contention", "softirq"]
+	elif .run == 2 then .evidence = ["outsider_cpu"] | .causes = [{
+		kind: "outsider_cpu", share: 1, figure: "outsider_pct", now: 40,
+		baseline: 5, sentence: "hog took the CPUs", task: "hog",
+		pid: 4242}]
+	else .dips = [dip($e; 0.3; "outsider_cpu";
+			"outsider <hog&co> (pid 4242) took 60 % of the CPUs"),
+		dip($e; 0.6; null; "unexplained: idle 1 % vs 1 %")] end
+else .summary.verdict = {reference: "series", reference_runs: 2,
+	reference_median: .summary.median, spread_pct: 9.2, min_slow_pct: 27.6,
+	min_slow_evidence_pct: 9.2, slow_threshold: 1, slow_runs: 1} end'
+
 
 setup() {
 	cd "$BATS_FILE_TMPDIR"
@@ -96,7 +126,7 @@ assert_self_contained() {
 
 @test "the page is well-formed, self-contained, one bar per run" {
 	local f runs
-	for f in traced plain sweep slow; do
+	for f in traced plain sweep slow verdict old; do
 		run "$REPORT" -o "$f.html" "$f.json"
 		[ "$status" -eq 0 ]
 		xmllint --noout "$f.html"
@@ -123,6 +153,50 @@ assert_self_contained() {
 	[ "$output" -eq 0 ]
 	# The run's row says SLOW next to its bar.
 	[ "$(xmllint --xpath "count(//tr[@id='g0-run2'][contains(@class, 'slow')]//*[@class='tag'])" slow.html)" -eq 1 ]
+}
+
+@test "the verdict: resolution, a disturbed run, ramps, drains, dips and causes" {
+	"$REPORT" -o verdict.html verdict.json
+	xmllint --noout verdict.html
+	assert_self_contained verdict.html
+	grep -q 'Runs vary ±9.2 %: slowdowns under 28 % are not called, nor under 9 % with kernel evidence of a disturbance' verdict.html
+	[ "$(count_class verdict.html resolution)" -eq 1 ]
+	# Disturbed, not slow: a quiet mark in its row and a line saying why.
+	grep -q '<b>Run 1 was disturbed</b> but not slow' verdict.html
+	grep -q 'benchmark threads queued behind each other and network softirq work grew' verdict.html
+	[ "$(xmllint --xpath "count(//tr[@id='g0-run1'][contains(@class, 'disturbed')]//*[@class='tag quiet'])" verdict.html)" -eq 1 ]
+	grep -q 'Run 2 was slow' verdict.html
+	[ "$(xmllint --xpath "count(//*[@class='run-bar slow'])" verdict.html)" -eq 1 ]
+	# The dips in the table, with depth, noise and cause or none.
+	grep -q '40 % below the steady .* msg/s (intervals vary ±8 %): another task took the CPUs' verdict.html
+	grep -q '(intervals vary ±8 %): unexplained' verdict.html
+	grep -q 'outsider &lt;hog&amp;co&gt; (pid 4242)' verdict.html
+	run grep -c '<hog' verdict.html
+	[ "$output" -eq 0 ]
+	# On the timeline, when the runs were traced: each run's ramp and
+	# drain shaded, and both dips marked.
+	[ "$(jq -s '[.[] | select(.run) | .kernel.intervals // [] | length] | add' verdict.json)" -gt 0 ] ||
+		skip "the series has no intervals (tracing unavailable)"
+	[ "$(count_class verdict.html ramp)" -eq 3 ]
+	[ "$(count_class verdict.html drain)" -eq 3 ]
+	[ "$(count_class verdict.html dip)" -eq 3 ]	# two, and the legend's
+	grep -q 'start-up ramp and drain: not dips' verdict.html
+}
+
+@test "an older file, without the verdict's new fields, still renders" {
+	"$REPORT" -o old.html old.json
+	xmllint --noout old.html
+	[ "$(count_class old.html run-bar)" -eq 3 ]
+	[ "$(count_class old.html resolution)" -eq 0 ]
+	[ "$(count_class old.html phase)" -eq 0 ]
+	[ "$(count_class old.html disturbed)" -eq 0 ]
+}
+
+@test "a lone run: judged against its own steady intervals" {
+	"$CHAT_C" --local -q --runs 1 -j lone.json 2 50 >/dev/null 2>&1
+	"$REPORT" -o lone.html lone.json
+	xmllint --noout lone.html
+	grep -q 'One run, .* msg/s, judged against its own steady intervals' lone.html
 }
 
 @test "heat-map cells: the non-empty (interval, latency row) pairs of the JSON" {

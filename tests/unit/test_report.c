@@ -5,7 +5,10 @@
  * row of a bucket, and a tiny result file whose page must hold one run
  * bar per run (the slow one marked), exactly the non-empty heat-map cells
  * counted by hand, with and without merged intervals, the task name
- * escaped, and nothing that would make a browser fetch anything.
+ * escaped, and nothing that would make a browser fetch anything.  That
+ * file is of the format before the verdict said its resolution; another,
+ * with it, must show the resolution, a disturbed run that was not slow,
+ * every run's ramp and drain, and its dips with their depth and cause.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -111,13 +114,60 @@ static const char *const lines[] = {
 	"\"tracing\":\"on\",\"interrupted\":false}}\n",
 };
 
+/*
+ * The verdict as chat_c writes it since it says what it can resolve: run
+ * 1 normal with two dips (one explained, one not) between its ramp and
+ * drain, run 2 disturbed but within the noise (one kind of evidence
+ * unknown to this report), run 3 slow.  Two intervals a run, each s
+ * seconds long; run 1 is the longest, so that its dips' labels fit.
+ */
+#define IVS(tp, s)							\
+	"\"kernel\":{\"roles\":{},\"intervals\":[{\"start_ns\":0,"	\
+	"\"duration_ns\":" #s "000000000,\"messages\":" #tp ","		\
+	"\"rq_buckets\":[]},{\"start_ns\":" #s "000000000,"			\
+	"\"duration_ns\":" #s "000000000,\"messages\":" #tp ","		\
+	"\"rq_buckets\":[]}]}"
+#define PHASES(drain, end)						\
+	"\"phases\":{\"ramp_s\":[0,0.2],\"drain_s\":[" #drain "," #end "],"	\
+	"\"median\":1000,\"noise_pct\":8},"
+
+static const char *const verdict_lines[] = {
+	"{\"schema_version\":1,\"run\":1,\"ok\":true,\"rooms\":2,"
+	"\"messages\":20,\"elapsed_s\":4,\"throughput\":1000,\"slow\":false,"
+	"\"disturbed\":false," PHASES(3.6, 4) "\"dips\":[{\"from_s\":0.6,"
+	"\"to_s\":0.8,\"throughput\":600,\"low\":500,\"median\":1000,"
+	"\"depth_pct\":40,\"noise_pct\":8,\"kind\":\"outsider_cpu\","
+	"\"sentence\":\"outsider <hog> (pid 7) took 60 % of the CPUs\"},"
+	"{\"from_s\":2.4,\"to_s\":2.6,\"throughput\":700,\"low\":650,"
+	"\"median\":1000,\"depth_pct\":30,\"noise_pct\":8,\"kind\":null,"
+	"\"sentence\":"
+	"\"unexplained: idle 1 % vs 1 %\"}]," IVS(1000, 2) "}\n",
+	"{\"schema_version\":1,\"run\":2,\"ok\":true,\"rooms\":2,"
+	"\"messages\":20,\"elapsed_s\":2,\"throughput\":950,\"slow\":false,"
+	"\"disturbed\":true,\"evidence\":[\"sched_contention\","
+	"\"future_kind\"]," PHASES(1.8, 2) IVS(950, 1) "}\n",
+	"{\"schema_version\":1,\"run\":3,\"ok\":true,\"rooms\":2,"
+	"\"messages\":20,\"elapsed_s\":2,\"throughput\":500,\"slow\":true,"
+	"\"disturbed\":true,\"evidence\":[\"outsider_cpu\"],\"causes\":"
+	"[{\"kind\":\"outsider_cpu\",\"share\":1,\"figure\":\"outsider_pct\","
+	"\"now\":40,\"baseline\":5,\"sentence\":\"hog took the CPU\","
+	"\"task\":\"hog\",\"pid\":7}]," PHASES(1.8, 2) IVS(500, 1) "}\n",
+	"{\"summary\":{\"schema_version\":1,\"runs\":3,\"runs_attempted\":3,"
+	"\"avg\":816.7,\"min\":500,\"max\":1000,\"median\":950,\"rooms\":2,"
+	"\"messages\":20,\"cpus\":2,\"tracing\":\"on\",\"verdict\":"
+	"{\"reference\":\"series\",\"reference_runs\":2,"
+	"\"reference_median\":1000,\"spread_pct\":9.2,\"min_slow_pct\":27.6,"
+	"\"min_slow_evidence_pct\":9.2,\"slow_threshold\":724,"
+	"\"slow_runs\":1}}}\n",
+};
+
 struct tmp {
 	char dir[64];
 	char json[128];
 	char html[128];
 };
 
-static int setup(void **state)
+static int write_file(void **state, const char *const *text, size_t n)
 {
 	struct tmp *t = calloc(1, sizeof(*t));
 	FILE *f;
@@ -135,12 +185,23 @@ static int setup(void **state)
 	f = fopen(t->json, "w");
 	if (!f)
 		return -1;
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		fputs(lines[i], f);
+	for (i = 0; i < n; i++)
+		fputs(text[i], f);
 	if (fclose(f))
 		return -1;
 	*state = t;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return write_file(state, lines, sizeof(lines) / sizeof(lines[0]));
+}
+
+static int setup_verdict(void **state)
+{
+	return write_file(state, verdict_lines,
+			  sizeof(verdict_lines) / sizeof(verdict_lines[0]));
 }
 
 static int teardown(void **state)
@@ -186,7 +247,8 @@ static void render(struct tmp *t, size_t max_columns, char **page)
 	struct result_file f;
 	char err[256] = "";
 
-	assert_int_equal(results_load(t->json, &f, err, sizeof(err)), 0);
+	if (results_load(t->json, &f, err, sizeof(err)))
+		fail_msg("%s", err);
 	assert_int_equal(report_html_write_opts(t->html, &f, 1, &o, err,
 						sizeof(err)), 0);
 	results_free(&f);
@@ -218,6 +280,44 @@ static void test_page(void **state)
 	assert_null(strstr(page, "@import"));
 	assert_null(strstr(page, "<script"));
 	assert_non_null(strstr(page, "</html>\n"));
+	/* A file from before the resolution was said: none, and no phases. */
+	assert_null(strstr(page, "class=\"resolution\""));
+	assert_null(strstr(page, "class=\"phase"));
+	assert_null(strstr(page, "was disturbed"));
+	free(page);
+}
+
+static void test_verdict(void **state)
+{
+	struct tmp *t = *state;
+	char *page;
+
+	render(t, 0, &page);
+	/* What the series can resolve, and what it was held against. */
+	assert_non_null(strstr(page, "<p class=\"resolution\">Runs vary ±9.2 %: slowdowns under 28 % are not called, nor under 9 % with kernel evidence of a disturbance. Held against the median 1 k msg/s of 2 of its 3 runs.</p>"));
+	/* The slow run against the reference's median, not all runs'. */
+	assert_non_null(strstr(page, "Run 3 was slow</b>: 500 msg/s, 50 % below the median 1 k msg/s"));
+	assert_int_equal(count(page, "class=\"run-bar slow\""), 1);
+	/* Disturbed, not slow: a quiet mark and its evidence in words. */
+	assert_non_null(strstr(page, "<b>Run 2 was disturbed</b> but not slow"));
+	assert_non_null(strstr(page, "benchmark threads queued behind each other and future_kind"));
+	assert_int_equal(count(page, "class=\"run-bar disturbed\""), 1);
+	assert_int_equal(count(page, "class=\"tag quiet\""), 1);
+	assert_int_equal(count(page, "class=\"key quiet\""), 1);
+	assert_non_null(strstr(page, "run 2 · disturbed"));
+	/* Every run's ramp and drain, and the legend's swatch. */
+	assert_int_equal(count(page, "class=\"phase ramp\""), 3);
+	assert_int_equal(count(page, "class=\"phase drain\""), 3);
+	assert_int_equal(count(page, "class=\"phase\""), 1);
+	assert_non_null(strstr(page, "start-up ramp 0.0–0.2 s: not a dip"));
+	/* Dips: depth, noise and cause on the timeline and in the table. */
+	assert_int_equal(count(page, "<rect class=\"dip\""), 3);
+	assert_int_equal(count(page, "40 % below the steady 1 k msg/s (intervals vary ±8 %): another task took the CPUs"), 2);
+	assert_int_equal(count(page, "30 % below the steady 1 k msg/s (intervals vary ±8 %): unexplained"), 2);
+	assert_non_null(strstr(page, ">−40 % · another task took the CPUs</text>"));
+	assert_non_null(strstr(page, ">−30 % · unexplained</text>"));
+	assert_non_null(strstr(page, "outsider &lt;hog&gt; (pid 7)"));
+	assert_null(strstr(page, "<hog"));
 	free(page);
 }
 
@@ -259,6 +359,8 @@ int main(void)
 		cmocka_unit_test(test_hm_row),
 		cmocka_unit_test_setup_teardown(test_page, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_merged, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verdict, setup_verdict,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
 	};
 

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The HTML report: one self-contained page per set of result files, made
- * to be read at a glance.  A verdict sentence first, then per run a
- * throughput bar (slow runs in vermillion, their causes in words beside
- * them), then the runs on one time axis: per-interval throughput above a
- * heat map of run-queue latency, so that a dip and its latency storm sit
- * one above the other; then who took the CPU, per run, and the
- * distributions (run-queue latency per role, message latency, socket
- * queue depth) of normal against slow runs.  Sweeps get throughput and
- * p99 against the swept value, several files the comparison table.
+ * to be read at a glance.  A verdict first (and what the series could
+ * resolve at all), then per run a throughput bar (slow runs in
+ * vermillion, their causes in words beside them), then the runs on one
+ * time axis: per-interval throughput above a heat map of run-queue
+ * latency, so that a dip and its latency storm sit one above the other,
+ * each run's start-up ramp and drain shaded apart from its dips; then
+ * who took the CPU, per run, and the distributions (run-queue latency
+ * per role, message latency, socket queue depth) of normal against slow
+ * runs.  Sweeps get throughput and p99 against the swept value, several
+ * files the comparison table.
  * Everything is drawn as inline SVG from the loaded JSON (no script,
  * nothing fetched: the page must open on a machine without network and
  * from a mail attachment), with a colour-blind-safe palette (Okabe-Ito
@@ -46,6 +48,7 @@ static const char css[] =
 	"background:#eaf3fa;font-size:15px}\n"
 	".verdict.bad{border-color:" C_SLOW ";background:#fcefe6}\n"
 	".verdict p{margin:3px 0}\n"
+	".verdict p.resolution:not(:first-child){font-size:13px;color:#444}\n"
 	".where{font-weight:600;color:#444}\n"
 	".note{color:#555;font-size:12.5px;margin:2px 0 8px}\n"
 	"table{border-collapse:collapse}\n"
@@ -59,6 +62,8 @@ static const char css[] =
 	".tag{display:inline-block;padding:0 6px;border-radius:3px;font-weight:700;"
 	"font-size:12px;color:#fff;background:" C_SLOW "}\n"
 	".tag.fail{background:" C_FAILED "}\n"
+	".tag.quiet{background:none;color:#333;border:1px dashed #333;"
+	"font-weight:600}\n"
 	".okay{color:#777}\n"
 	".why{font-size:13px}\n"
 	"ol.causes{margin:2px 0 0;padding-left:20px;font-size:13px}\n"
@@ -74,10 +79,15 @@ static const char css[] =
 	".run-bar{fill:" C_NORMAL "}\n"
 	".run-bar.slow{fill:" C_SLOW "}\n"
 	".run-bar.failed{fill:" C_FAILED "}\n"
+	".run-bar.disturbed{stroke:#1d1d1f;stroke-width:1.5;"
+	"stroke-dasharray:4 2}\n"
 	".median{stroke:#222;stroke-width:1.5;stroke-dasharray:3 2}\n"
 	".band{fill:" C_SLOW ";fill-opacity:.13}\n"
 	".frame{fill:none;stroke:" C_SLOW ";stroke-width:2.5}\n"
-	".dip{fill:#555;fill-opacity:.13}\n"
+	".dip{fill:#555;fill-opacity:.2}\n"
+	".phase{fill:#999;fill-opacity:.15}\n"
+	"svg .mark{font-size:10px;fill:#222;paint-order:stroke;stroke:#fff;"
+	"stroke-width:3px}\n"
 	".tp{fill:none;stroke:" C_NORMAL ";stroke-width:1.6}\n"
 	".tparea{fill:" C_NORMAL ";fill-opacity:.12}\n"
 	".p99{fill:none;stroke:#000;stroke-opacity:.8;stroke-width:1.4}\n"
@@ -88,7 +98,8 @@ static const char css[] =
 	".charts{display:grid;grid-template-columns:repeat(3,1fr);gap:14px 18px}\n"
 	".sweep{display:grid;grid-template-columns:repeat(3,1fr);gap:18px}\n"
 	".key{display:inline-block;width:11px;height:11px;margin:0 4px 0 10px;"
-	"vertical-align:-1px}\n";
+	"vertical-align:-1px}\n"
+	".key.quiet{background:" C_NORMAL ";outline:1.5px dashed #1d1d1f}\n";
 
 static void page_head(FILE *f, const char *title)
 {

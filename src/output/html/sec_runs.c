@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The report's answer first: the verdict (which run was slow, by how
- * much, and its first cause in a newcomer's words) and every run's
- * throughput as a bar against the median, with the diagnosis' causes and
- * dips beside it.  Whoever reads no further knows whether the series can
- * be trusted, and which run to look at below.
+ * much, and its first cause in a newcomer's words; which run the kernel
+ * record calls disturbed though its throughput stayed within the noise;
+ * and what the series can resolve at all) and every run's throughput as
+ * a bar against the median, with the diagnosis' causes and dips beside
+ * it.  Whoever reads no further knows whether the series can be trusted,
+ * how small a slowdown it could have seen, and which run to look at.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,30 +17,6 @@
 #include "output/html/sections.h"
 #include "output/html/svg.h"
 #include "output/html/view.h"
-
-/* The diagnosis' cause kinds (src/analysis/diagnose.c) in a newcomer's words. */
-static const struct {
-	const char *kind;
-	const char *words;
-} cause_words[] = {
-	{ "outsider_cpu", "another task took the CPUs" },
-	{ "sched_contention", "benchmark threads queued behind each other" },
-	{ "cpu_idle", "CPUs sat idle" },
-	{ "softirq", "network softirq work grew" },
-	{ "socket_backpressure", "socket buffers filled up" },
-	{ "benchmark_work", "more CPU per message" },
-	{ "hypervisor_steal", "the hypervisor took CPU time" },
-};
-
-static const char *words_of(const char *kind)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(cause_words) / sizeof(cause_words[0]); i++)
-		if (kind && !strcmp(kind, cause_words[i].kind))
-			return cause_words[i].words;
-	return kind ? kind : "unknown cause";
-}
 
 /* A group's heading: its sweep point, rooms and messages, runs. */
 void group_title(FILE *f, const struct group_view *v)
@@ -69,7 +48,7 @@ static void first_cause(FILE *f, const struct run_view *rv)
 		      f);
 		return;
 	}
-	html_esc(f, words_of(jstr(c, "kind")));
+	html_esc(f, view_cause_words(jstr(c, "kind")));
 	if (task && *task) {
 		fputs(" (<b>", f);
 		html_esc(f, task);
@@ -80,14 +59,149 @@ static void first_cause(FILE *f, const struct run_view *rv)
 		100 * json_number_value(json_object_get(c, "share")));
 }
 
-/* Opens a verdict sentence, led by where when it is not empty. */
-static void verdict_p(FILE *f, const char *where)
+/*
+ * Opens a verdict sentence of class cls (NULL: none), led by where when
+ * it is not empty.
+ */
+static void verdict_p(FILE *f, const char *where, const char *cls)
 {
-	fputs("<p>", f);
+	if (cls)
+		fprintf(f, "<p class=\"%s\">", cls);
+	else
+		fputs("<p>", f);
 	if (where && *where) {
 		fputs("<span class=\"where\">", f);
 		html_esc(f, where);
 		fputs(":</span> ", f);
+	}
+}
+
+/*
+ * The median a run was judged against: the verdict's reference (the
+ * series' runs, or a --baseline's) when the file says, else the median
+ * of all the runs.
+ */
+static double ref_median(const struct group_view *v, bool *baseline)
+{
+	const char *ref = jstr(v->verdict, "reference");
+	double m = jnum(v->verdict, "reference_median");
+
+	*baseline = ref && !strcmp(ref, "baseline");
+	return m > 0 ? m : v->median;
+}
+
+/* The kinds of a run's kernel evidence in words: "a, b and c". */
+static void evidence_words(FILE *f, const struct run_view *rv)
+{
+	const json_t *ev = json_object_get(rv->r->json, "evidence"), *k;
+	size_t i, n = json_array_size(ev);
+
+	if (!n) {
+		fputs("it differed from them", f);
+		return;
+	}
+	json_array_foreach(ev, i, k) {
+		if (i)
+			fputs(i + 1 == n ? " and " : ", ", f);
+		html_esc(f, view_cause_words(json_string_value(k)));
+	}
+}
+
+/*
+ * A lone run has no other runs to be held against: the diagnosis judged
+ * it against its own steady intervals, whose rate, noise and span say
+ * what a dip in it had to exceed.
+ */
+static void lone_run_line(FILE *f, const struct group_view *v)
+{
+	const struct run_view *rv = v->n ? &v->runs[0] : NULL;
+	const json_t *ph = rv ? json_object_get(rv->r->json, "phases") : NULL;
+	size_t ndips = rv ? json_array_size(json_object_get(rv->r->json,
+							    "dips")) : 0;
+	char a[32], b[32];
+
+	if (!rv || rv->failed)
+		return;
+	fprintf(f, "One run, %s msg/s, judged against its own steady intervals (no --baseline)",
+		fmt_rate(a, sizeof(a), rv->r->throughput));
+	if (!json_is_object(ph)) {
+		fputs(", too few to tell its phases apart.</p>", f);
+		return;
+	}
+	fprintf(f, ": %s msg/s ±%.0f %% from %.1f s to %.1f s; ",
+		fmt_rate(b, sizeof(b), jnum(ph, "median")),
+		jnum(ph, "noise_pct"),
+		json_number_value(json_array_get(json_object_get(ph, "ramp_s"),
+						 1)),
+		json_number_value(json_array_get(json_object_get(ph, "drain_s"),
+						 0)));
+	if (ndips)
+		fprintf(f, "%zu dip%s in it.</p>", ndips, ndips == 1 ? "" : "s");
+	else
+		fputs("no dip.</p>", f);
+}
+
+/*
+ * What the series can resolve (the summary's "verdict"): how much its
+ * runs vary, hence the smallest slowdown called with and without kernel
+ * evidence, so that "no slow run" reads as "none beyond these"; and what
+ * the runs were held against.  Older files say nothing of it: neither
+ * does the page.
+ */
+static void resolution_line(FILE *f, const struct group_view *v,
+			    const char *where)
+{
+	const char *ref = jstr(v->verdict, "reference");
+	double spread = jnum(v->verdict, "spread_pct");
+	int nref = (int)json_integer_value(json_object_get(v->verdict,
+							   "reference_runs"));
+	bool baseline;
+	double median = ref_median(v, &baseline);
+	char a[32];
+
+	if (!ref)
+		return;
+	verdict_p(f, where, "resolution");
+	if (!strcmp(ref, "own_intervals")) {
+		lone_run_line(f, v);
+		return;
+	}
+	/* A tenth of a per cent matters only when the spread is small. */
+	fprintf(f, "Runs vary ±%.*f %%: slowdowns under %.0f %% are not called, nor under %.0f %% with kernel evidence of a disturbance. Held against the median %s msg/s of ",
+		spread < 9.95 ? 1 : 0, spread,
+		jnum(v->verdict, "min_slow_pct"),
+		jnum(v->verdict, "min_slow_evidence_pct"),
+		fmt_rate(a, sizeof(a), median));
+	if (baseline)
+		fprintf(f, "the baseline's %d run%s.</p>", nref,
+			nref == 1 ? "" : "s");
+	else if (nref > 0 && (size_t)nref < v->nok)
+		fprintf(f, "%d of its %zu runs.</p>", nref, v->nok);
+	else
+		fprintf(f, "its %zu runs.</p>", v->nok);
+}
+
+/*
+ * Runs the kernel record calls disturbed while their throughput stayed
+ * within the noise: worth a look, not a slowdown.
+ */
+static void disturbed_lines(FILE *f, const struct group_view *v,
+			    const char *where)
+{
+	char a[32];
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		const struct run_view *rv = &v->runs[i];
+
+		if (!rv->disturbed || rv->slow)
+			continue;
+		verdict_p(f, where, "quiet");
+		fprintf(f, "<b>Run %d was disturbed</b> but not slow: kernel figures far outside the other runs' say that ",
+			rv->r->run);
+		evidence_words(f, rv);
+		fprintf(f, ", yet its %s msg/s stayed within the noise.</p>",
+			fmt_rate(a, sizeof(a), rv->r->throughput));
 	}
 }
 
@@ -98,8 +212,10 @@ static void verdict_p(FILE *f, const char *where)
 static void verdict_lines(FILE *f, const struct group_view *v,
 			  const char *where)
 {
+	const char *ref = jstr(v->verdict, "reference");
 	char a[32], b[32], c[32];
-	double lo = 0, hi = 0;
+	double lo = 0, hi = 0, median;
+	bool baseline;
 	size_t i;
 
 	for (i = 0; i < v->n; i++) {
@@ -113,31 +229,35 @@ static void verdict_lines(FILE *f, const struct group_view *v,
 			hi = t;
 	}
 	if (!v->nok) {
-		verdict_p(f, where);
+		verdict_p(f, where, NULL);
 		fputs("<b>no run completed.</b></p>", f);
 		return;
 	}
+	median = ref_median(v, &baseline);
 	for (i = 0; i < v->n; i++) {
 		const struct run_view *rv = &v->runs[i];
+		double shortfall = median > 0 ?
+				   1 - rv->r->throughput / median : 0;
 
 		if (!rv->slow)
 			continue;
-		verdict_p(f, where);
+		verdict_p(f, where, NULL);
 		fprintf(f, "<b style=\"color:" C_SLOW "\">Run %d was slow</b>: %s msg/s, ",
 			rv->r->run, fmt_rate(a, sizeof(a), rv->r->throughput));
-		/* Against a --baseline, the reference is not these runs'. */
-		if (rv->shortfall >= 0.005)
-			fprintf(f, "%.0f %% below the median %s msg/s. ",
-				100 * rv->shortfall,
-				fmt_rate(b, sizeof(b), v->median));
+		/* An older file against a --baseline: its median is not said. */
+		if (shortfall >= 0.005)
+			fprintf(f, "%.0f %% below the %smedian %s msg/s. ",
+				100 * shortfall, baseline ? "baseline's " : "",
+				fmt_rate(b, sizeof(b), median));
 		else
 			fputs("below its reference (a baseline's median). ", f);
 		fputs("<b>Why:</b> ", f);
 		first_cause(f, rv);
 		fputs(".</p>", f);
 	}
-	if (!v->nslow) {
-		verdict_p(f, where);
+	/* A lone run is never called slow: its line says what it was. */
+	if (!v->nslow && !(ref && !strcmp(ref, "own_intervals"))) {
+		verdict_p(f, where, NULL);
 		if (v->has_verdicts)
 			fprintf(f, "<b>No slow run</b>: %zu run%s between %s and %s msg/s (median %s msg/s).</p>",
 				v->nok, v->nok == 1 ? "" : "s",
@@ -150,9 +270,11 @@ static void verdict_lines(FILE *f, const struct group_view *v,
 				fmt_rate(a, sizeof(a), lo),
 				fmt_rate(b, sizeof(b), hi));
 	}
+	disturbed_lines(f, v, where);
 	if (v->nok < v->n)
 		fprintf(f, "<p>%zu run%s failed.</p>", v->n - v->nok,
 			v->n - v->nok == 1 ? "" : "s");
+	resolution_line(f, v, where);
 }
 
 /* One box for the groups v[0..n): vermillion when any run was slow. */
@@ -203,7 +325,7 @@ static void run_causes(FILE *f, const struct run_view *rv)
 	fputs("<ol class=\"causes\">", f);
 	json_array_foreach(causes, i, c) {
 		fputs("<li><b>", f);
-		html_esc(f, words_of(jstr(c, "kind")));
+		html_esc(f, view_cause_words(jstr(c, "kind")));
 		fprintf(f, "</b> (%.0f %% of the loss): ",
 			100 * json_number_value(json_object_get(c, "share")));
 		html_esc(f, jstr(c, "sentence"));
@@ -212,25 +334,28 @@ static void run_causes(FILE *f, const struct run_view *rv)
 	fputs("</ol>", f);
 }
 
-/* Dips in one short line; the diagnosis' sentence shows on hover. */
+/*
+ * The dips of a run's steady part, one short clause each (depth, noise,
+ * cause); the diagnosis' sentence shows on hover.
+ */
 static void run_dips(FILE *f, const struct run_view *rv)
 {
 	const json_t *dips = json_object_get(rv->r->json, "dips"), *d;
-	char a[32];
+	struct dip_view dv;
+	char says[256];
 	size_t i;
 
 	json_array_foreach(dips, i, d) {
-		fprintf(f, "%s<span title=\"", i ? ", " :
-			" <span class=\"small\">dips inside the run: ");
-		html_esc(f, jstr(d, "sentence"));
-		fprintf(f, "\">%.1f–%.1f s at %s msg/s</span>",
-			json_number_value(json_object_get(d, "from_s")),
-			json_number_value(json_object_get(d, "to_s")),
-			fmt_rate(a, sizeof(a), json_number_value(
-				json_object_get(d, "throughput"))));
+		view_dip(d, &dv);
+		fprintf(f, "%s<span title=\"", i ? "; " :
+			"<div class=\"small\">Dips in the steady part: ");
+		html_esc(f, dv.sentence);
+		fprintf(f, "\">%.1f–%.1f s, ", dv.from_s, dv.to_s);
+		html_esc(f, view_dip_says(says, sizeof(says), &dv));
+		fputs("</span>", f);
 	}
 	if (json_array_size(dips))
-		fputs("</span>", f);
+		fputs("</div>", f);
 }
 
 void runs_section(FILE *f, const struct group_view *v)
@@ -241,8 +366,12 @@ void runs_section(FILE *f, const struct group_view *v)
 
 	fputs("<h3>Throughput per run</h3>\n<p class=\"note\">One bar per run, in messages per second (sent + received over the run's elapsed time); "
 	      "<span class=\"key\" style=\"background:" C_SLOW "\"></span>slow run (the diagnosis' verdict) "
-	      "<span class=\"key\" style=\"background:" C_NORMAL "\"></span>normal run; dashed line: median of the runs.</p>\n",
+	      "<span class=\"key\" style=\"background:" C_NORMAL "\"></span>normal run; ",
 	      f);
+	if (v->nquiet)
+		fputs("<span class=\"key quiet\"></span>disturbed run (a kernel figure far outside the other runs', throughput within the noise); ",
+		      f);
+	fputs("dashed line: median of the runs.</p>\n", f);
 	fputs("<table class=\"runs\">\n<tr><th>run</th><th>", f);
 	bar_axis(f, max);
 	fputs("</th><th class=\"num\">msg/s</th><th class=\"num\">vs median</th><th>verdict and causes</th></tr>\n",
@@ -250,7 +379,8 @@ void runs_section(FILE *f, const struct group_view *v)
 	for (i = 0; i < v->n; i++) {
 		const struct run_view *rv = &v->runs[i];
 		const char *cls = rv->failed ? " failed" :
-				  rv->slow ? " slow" : "";
+				  rv->slow ? " slow" :
+				  rv->disturbed ? " disturbed" : "";
 		double w = rv->failed ? 0 : rv->r->throughput / max * BAR_W;
 
 		fprintf(f, "<tr class=\"run%s\" id=\"g%d-run%d\"><td class=\"num\"><b>%d</b></td><td>",
@@ -277,6 +407,12 @@ void runs_section(FILE *f, const struct group_view *v)
 		if (rv->slow) {
 			fputs("<span class=\"tag\">SLOW</span>", f);
 			run_causes(f, rv);
+		} else if (rv->disturbed) {
+			fputs("<span class=\"tag quiet\">disturbed</span><div class=\"why\">Far outside the other runs': ",
+			      f);
+			evidence_words(f, rv);
+			fputs("; the throughput stayed within the noise.</div>",
+			      f);
 		} else {
 			fputs("<span class=\"okay\">normal</span>", f);
 		}

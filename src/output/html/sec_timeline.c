@@ -4,12 +4,15 @@
  * run-queue latency, each run as wide as it lasted, so that a dip in
  * throughput and the latency storm behind it sit one above the other.
  * Slow runs are tinted above and framed below (a tint over the heat map
- * would blend with its pale cells), and the diagnosis' dips are marked
- * where they were inside their run.
+ * would blend with its pale cells).  Each run's start-up ramp and drain
+ * are shaded lightly and named, since a newcomer reads their low rate as
+ * trouble; the diagnosis' dips, found in the steady part between them,
+ * are marked darker where they were, with their depth and cause.
  */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "output/html/html_fmt.h"
 #include "output/html/sections.h"
@@ -52,6 +55,12 @@ static double col_x(const struct run_view *rv, uint64_t t_ns)
 	return rv->x0 + (double)t_ns / (double)rv->span_ns * rv->w;
 }
 
+/* Seconds from a run's start as its clock counts them. */
+static uint64_t ns_of(double s)
+{
+	return s > 0 ? (uint64_t)(s * 1e9) : 0;
+}
+
 static void run_label(FILE *f, const struct run_view *rv, double y)
 {
 	const char *cls = rv->slow ? "lab slowlab" : "lab";
@@ -62,10 +71,98 @@ static void run_label(FILE *f, const struct run_view *rv, double y)
 		cls, rv->x0 + rv->w / 2, y);
 	if (rv->w >= 48)
 		fprintf(f, "run %d%s", rv->r->run,
-			rv->slow ? " · SLOW" : rv->failed ? " · failed" : "");
+			rv->slow ? " · SLOW" : rv->failed ? " · failed" :
+			rv->disturbed && rv->w >= 110 ? " · disturbed" : "");
 	else
 		fprintf(f, "%d", rv->r->run);
 	fputs("</text>", f);
+}
+
+/*
+ * A run's start-up ramp or drain, the span [from, to] of its "phases",
+ * shaded lightly and named when there is room: a low rate there is how
+ * every run starts and ends, not a dip.
+ */
+static void phase_band(FILE *f, const struct run_view *rv, const json_t *span,
+		       const char *cls, const char *what, double top)
+{
+	double from = json_number_value(json_array_get(span, 0));
+	double to = json_number_value(json_array_get(span, 1));
+	double x0 = col_x(rv, ns_of(from)), x1 = col_x(rv, ns_of(to));
+
+	if (x1 - x0 < 0.5)
+		return;
+	fprintf(f, "<rect class=\"phase %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%s %.1f–%.1f s: not a dip</title></rect>",
+		cls, x0, top, x1 - x0, TP_H, what, from, to);
+	if (x1 - x0 >= 30)
+		fprintf(f, "<text class=\"mark\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
+			(x0 + x1) / 2, top + 10, cls);
+}
+
+/*
+ * A dip of the diagnosis where it was inside its run, its depth on it
+ * and its cause beside when there is room before limit_x, the next mark
+ * (about 5.5 units a character); the whole finding shows on hover.
+ */
+static void dip_mark(FILE *f, const struct run_view *rv, const json_t *d,
+		     double top, double limit_x)
+{
+	struct dip_view dv;
+	char says[256], label[96];
+	double x0, x1, room;
+
+	view_dip(d, &dv);
+	x0 = col_x(rv, ns_of(dv.from_s));
+	x1 = col_x(rv, ns_of(dv.to_s));
+	if (x1 - x0 < 2)
+		x1 = x0 + 2;
+	fprintf(f, "<rect class=\"dip\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>dip %.1f–%.1f s: ",
+		x0, top, x1 - x0, TP_H, dv.from_s, dv.to_s);
+	html_esc(f, view_dip_says(says, sizeof(says), &dv));
+	if (dv.sentence && *dv.sentence) {
+		fputs(". ", f);
+		html_esc(f, dv.sentence);
+	}
+	fputs("</title></rect>", f);
+	room = limit_x - x0 - 4;
+	snprintf(label, sizeof(label), "−%.0f %% · %s", dv.depth_pct,
+		 dv.words ? dv.words : "unexplained");
+	if (room < 5.5 * (double)strlen(label))
+		snprintf(label, sizeof(label), "−%.0f %%", dv.depth_pct);
+	if (room < 5.5 * (double)strlen(label))
+		return;
+	fprintf(f, "<text class=\"mark\" x=\"%.1f\" y=\"%.1f\">", x0 + 2,
+		top + 10);
+	html_esc(f, label);
+	fputs("</text>", f);
+}
+
+/*
+ * The phases and dips of a run, behind its throughput line; a dip's
+ * label stops short of the next dip, else of the drain, else of the end.
+ */
+static void run_marks(FILE *f, const struct run_view *rv, double top)
+{
+	const json_t *ph = json_object_get(rv->r->json, "phases");
+	const json_t *dips = json_object_get(rv->r->json, "dips"), *d;
+	const json_t *drain = json_object_get(ph, "drain_s");
+	double end = rv->x0 + rv->w, next;
+	size_t k;
+
+	if (rv->w <= 0)
+		return;
+	phase_band(f, rv, json_object_get(ph, "ramp_s"), "ramp",
+		   "start-up ramp", top);
+	phase_band(f, rv, json_object_get(ph, "drain_s"), "drain", "drain",
+		   top);
+	if (json_array_size(drain))
+		end = col_x(rv, ns_of(json_number_value(json_array_get(drain,
+								       0))));
+	json_array_foreach(dips, k, d) {
+		next = json_number_value(json_object_get(
+			json_array_get(dips, k + 1), "from_s"));
+		dip_mark(f, rv, d, top, next > 0 ? col_x(rv, ns_of(next)) : end);
+	}
 }
 
 static void tp_panel(FILE *f, const struct group_view *v,
@@ -78,24 +175,8 @@ static void tp_panel(FILE *f, const struct group_view *v,
 
 	svg_y_grid(f, &box, 5, max, nice_step(max, 4), fmt_rate_tick);
 	svg_y_title(f, 14, top + TP_H / 2, "msg/s");
-	/* Dips the diagnosis found, where they were inside their run. */
-	for (i = 0; i < v->n; i++) {
-		const struct run_view *rv = &v->runs[i];
-		const json_t *dips = json_object_get(rv->r->json, "dips"), *d;
-		size_t k;
-
-		json_array_foreach(dips, k, d) {
-			double x0 = col_x(rv, (uint64_t)(1e9 *
-				json_number_value(json_object_get(d, "from_s"))));
-			double x1 = col_x(rv, (uint64_t)(1e9 *
-				json_number_value(json_object_get(d, "to_s"))));
-
-			if (x1 - x0 < 2)
-				x1 = x0 + 2;
-			fprintf(f, "<rect class=\"dip\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
-				x0, top, x1 - x0, TP_H);
-		}
-	}
+	for (i = 0; i < v->n; i++)
+		run_marks(f, &v->runs[i], top);
 	/* One step line per run: a run's intervals touch, runs do not. */
 	for (i = 0, c = 0; i < v->n; i++) {
 		const struct run_view *rv = &v->runs[i];
@@ -197,6 +278,29 @@ static void hm_legend(FILE *f, const struct timeline *t, double y)
 			       "p99 of the interval");
 }
 
+/* What the grey marks above are, when the file has any. */
+static void marks_legend(FILE *f, const struct group_view *v, double y)
+{
+	bool phases = false, dips = false;
+	double x = TL_L;
+	size_t i;
+
+	for (i = 0; i < v->n; i++) {
+		phases |= json_is_object(json_object_get(v->runs[i].r->json,
+							 "phases"));
+		dips |= json_array_size(json_object_get(v->runs[i].r->json,
+							"dips")) > 0;
+	}
+	if (phases) {
+		fprintf(f, "<rect class=\"phase\" x=\"%.0f\" y=\"%.1f\" width=\"14\" height=\"12\"/><text x=\"%.0f\" y=\"%.1f\">start-up ramp and drain: not dips</text>",
+			x, y, x + 18, y + 10);
+		x += 230;
+	}
+	if (dips)
+		fprintf(f, "<rect class=\"dip\" x=\"%.0f\" y=\"%.1f\" width=\"14\" height=\"12\"/><text x=\"%.0f\" y=\"%.1f\">dip in the steady part: depth, cause</text>",
+			x, y, x + 18, y + 10);
+}
+
 void timeline_section(FILE *f, struct group_view *v, size_t budget)
 {
 	double rh, hm_top, bot, h;
@@ -222,7 +326,8 @@ void timeline_section(FILE *f, struct group_view *v, size_t budget)
 	fprintf(f, "<p class=\"note\">The runs one after the other, each as wide as it lasted; one column per %s. "
 		"Top: messages per second in each column. Bottom: how long the benchmark's threads waited on a run queue "
 		"before running, in half-octave rows (log scale); colour: how many wakeups waited that long in that column; "
-		"black line: the column's p99; grey bands: dips the diagnosis found inside a run. A dip in the line above a column that is dark high up is a latency storm "
+		"black line: the column's p99. Pale grey at a run's start and end: its start-up ramp and drain, not dips; darker grey bands: dips in its steady part, "
+		"with their depth and cause (hover for the evidence). A dip in the line above a column that is dark high up is a latency storm "
 		"slowing the run.</p>\n", per);
 	if (t.rmax >= t.rmin) {
 		int nrows = t.rmax - t.rmin + 1;
@@ -271,6 +376,7 @@ void timeline_section(FILE *f, struct group_view *v, size_t budget)
 		TL_W - TL_R, bot + 60);
 	if (t.rmax >= t.rmin)
 		hm_legend(f, &t, bot + 28);
+	marks_legend(f, v, bot + 50);
 	fputs("</svg>\n", f);
 cleanup:
 	timeline_free(&t);

@@ -5,7 +5,8 @@
  * out on the page.  The colours here are the ones the sections agree
  * on, and the page's CSS with them: blue for normal runs, vermillion for
  * slow ones, grey for failed ones (Okabe-Ito: told apart by every common
- * kind of colour blindness).
+ * kind of colour blindness); a run disturbed but not slow stays blue
+ * with a dashed outline, a mark that needs no colour vision at all.
  */
 #ifndef CHATBENCH_REPORT_SECTIONS_H
 #define CHATBENCH_REPORT_SECTIONS_H

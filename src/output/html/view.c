@@ -11,9 +11,12 @@
  * lays it out across runs and files.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/causes.h"
+#include "output/html/html_fmt.h"
 #include "output/html/report_html.h"
 #include "output/html/view.h"
 
@@ -57,6 +60,57 @@ double ll_pos(double v, int k)
 		return 0;
 	e = (int)floor(log2(v));
 	return e * k + k * (v / ldexp(1, e) - 1);
+}
+
+/* ---- the diagnosis' words ---------------------------------------------- */
+
+const char *view_cause_words(const char *kind)
+{
+	int k;
+
+	if (!kind)
+		return "unknown cause";
+	k = cause_by_name(kind);
+	return k >= 0 ? cause_table[k].words : kind;
+}
+
+/* Older files have no depth or noise: the depth from the dip's median. */
+void view_dip(const json_t *d, struct dip_view *out)
+{
+	const json_t *kind = json_object_get(d, "kind");
+
+	memset(out, 0, sizeof(*out));
+	out->from_s = jnum(d, "from_s");
+	out->to_s = jnum(d, "to_s");
+	out->throughput = jnum(d, "throughput");
+	out->median = jnum(d, "median");
+	out->noise_pct = jnum(d, "noise_pct");
+	out->depth_pct = jnum(d, "depth_pct");
+	if (!json_object_get(d, "depth_pct") && out->median > 0)
+		out->depth_pct = 100 * (1 - out->throughput / out->median);
+	if (json_is_string(kind))
+		out->words = view_cause_words(json_string_value(kind));
+	out->sentence = jstr(d, "sentence");
+}
+
+/*
+ * A dip in words, unescaped, into b: its depth against the run's steady
+ * rate beside the noise of its intervals (what a dip had to exceed to
+ * be one), then its cause or "unexplained"; returns b.
+ */
+const char *view_dip_says(char *b, size_t n, const struct dip_view *d)
+{
+	char rate[32], ref[64] = "deep", noise[48] = "";
+
+	if (d->median > 0)
+		snprintf(ref, sizeof(ref), "below the steady %s msg/s",
+			 fmt_rate(rate, sizeof(rate), d->median));
+	if (d->noise_pct > 0)
+		snprintf(noise, sizeof(noise), " (intervals vary ±%.0f %%)",
+			 d->noise_pct);
+	snprintf(b, n, "%.0f %% %s%s: %s", d->depth_pct, ref, noise,
+		 d->words ? d->words : "unexplained");
+	return b;
 }
 
 /* ---- bucket sets ------------------------------------------------------- */
@@ -147,6 +201,9 @@ int view_group(struct group_view *v, const struct result_file *files,
 	v->runs = calloc(v->n ? v->n : 1, sizeof(*v->runs));
 	if (!v->runs)
 		return -1;
+	v->verdict = json_object_get(g->summary.json, "verdict");
+	if (!json_is_object(v->verdict))
+		v->verdict = NULL;
 	if (g->summary.present && g->summary.median > 0)
 		v->median = g->summary.median;
 	else if (!results_median(g, results_run_throughput, &v->median))
@@ -160,7 +217,11 @@ int view_group(struct group_view *v, const struct result_file *files,
 		slow = json_object_get(rv->r->json, "slow");
 		v->has_verdicts |= json_is_boolean(slow);
 		rv->slow = !rv->failed && json_is_true(slow);
+		rv->disturbed = !rv->failed &&
+				json_is_true(json_object_get(rv->r->json,
+							     "disturbed"));
 		v->nslow += rv->slow;
+		v->nquiet += rv->disturbed && !rv->slow;
 		v->nok += !rv->failed;
 		if (v->median > 0 && !rv->failed)
 			rv->shortfall = 1 - rv->r->throughput / v->median;

@@ -25,12 +25,24 @@ static inline const char *jstr(const json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+static inline double jnum(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
 static inline uint64_t ju64(const json_t *v)
 {
 	json_int_t i = json_integer_value(v);
 
 	return i > 0 ? (uint64_t)i : 0;
 }
+
+/*
+ * A cause kind's words for a newcomer, from the diagnosis' one table
+ * (analysis/causes.h); a kind it does not know (a newer file) shows as
+ * its name, a missing one as "unknown cause".
+ */
+const char *view_cause_words(const char *kind);
 
 /* The log-linear scale of the kernel's histograms, k bins per octave. */
 int ll_bin(uint64_t lo, int k);
@@ -53,6 +65,7 @@ struct run_view {
 	const json_t *kernel;	/* NULL: untraced */
 	const json_t *intervals;
 	bool slow;
+	bool disturbed;		/* a kernel figure far outside the others' */
 	bool failed;
 	double shortfall;	/* 1 - throughput / median */
 	uint64_t span_ns;	/* its length on the time axis */
@@ -67,12 +80,32 @@ struct group_view {
 	struct run_view *runs;
 	size_t n;
 	size_t nslow;
+	size_t nquiet;		/* disturbed, throughput within the noise */
 	size_t nok;
 	size_t ntraced;
 	bool has_verdicts;	/* the runs carry the diagnosis' "slow" */
+	const json_t *verdict;	/* the summary's; NULL in older files */
 	double median;
 	double max_tp;
 };
+
+/*
+ * A dip inside a run as the diagnosis found it: depth against the run's
+ * steady median and the noise of its intervals (0 when the file does
+ * not say), and its cause in words, NULL when unexplained.
+ */
+struct dip_view {
+	double from_s, to_s;
+	double throughput;
+	double median;
+	double depth_pct;
+	double noise_pct;
+	const char *words;
+	const char *sentence;
+};
+
+void view_dip(const json_t *d, struct dip_view *out);
+const char *view_dip_says(char *b, size_t n, const struct dip_view *d);
 
 int view_group(struct group_view *v, const struct result_file *files,
 	       size_t file, size_t group, int id);
