@@ -13,8 +13,9 @@
 #                judged slow
 #
 # Prints one line per series, then the hit rate and the false-alarm rate
-# (per run).  A benchmark, not a test: minutes long, root for BPF.
-# Run from the project root after make, or as `make bench-diagnosis`.
+# (per run); KEEP=DIR keeps every series' --json file there.  A benchmark,
+# not a test: minutes long, root for BPF.  Run from the project root after
+# make, or as `make bench-diagnosis`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-build}
@@ -22,8 +23,13 @@ SERIES=${SERIES:-10}
 RUNS=${RUNS:-5}
 ROOMS=${ROOMS:-10}
 MSGS=${MSGS:-300}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP"
+	tmp=$KEEP
+else
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+fi
 
 chat_c=("$OUT/chat_c" --local -q --trace -r "$RUNS" --pause 400)
 hits=0 provoked=0 alarms=0 judged=0

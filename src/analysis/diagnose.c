@@ -33,6 +33,12 @@
 #define EVIDENCE_SDS	4.0
 /* Slow with evidence: below the median by max(1 SD, this share). */
 #define MIN_DROP	0.05
+/*
+ * Involuntary switches per message and the run-queue p99 of clean runs of
+ * one series differ by up to 2.5x here (25 runs of 10 x 300): contention
+ * needs more than that.
+ */
+#define CONTENTION_RATIO 3.0
 /* Smallest share of the loss worth naming as a cause. */
 #define MIN_SHARE	0.05
 
@@ -240,11 +246,12 @@ static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
 	    s->pressure_events > 2 * r->pressure_events + 10 || small_full)
 		ev |= EV(SOCKET_BACKPRESSURE);
 	if ((!outsider && s->invol_per_msg >= 0.005 &&
-	     ratio(s->invol_per_msg, r->invol_per_msg) >= 1.5 &&
+	     ratio(s->invol_per_msg, r->invol_per_msg) >= CONTENTION_RATIO &&
 	     far_above(s->invol_per_msg, r->invol_per_msg, d->invol_per_msg,
 		       0)) ||
 	    (!outsider &&
-	     ratio((double)s->rq_p99_ns, (double)r->rq_p99_ns) >= 2.0 &&
+	     ratio((double)s->rq_p99_ns, (double)r->rq_p99_ns) >=
+		     CONTENTION_RATIO &&
 	     far_above((double)s->rq_p99_ns, (double)r->rq_p99_ns,
 		       (double)d->rq_p99_ns, 0)) ||
 	    (idle_up && queued_beside_idle(k, &waited)))

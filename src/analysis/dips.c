@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Phases and dips of one run.  A run does not start at its steady rate:
- * the clients' senders write their first messages while the server's
- * threads wake up, and for a few hundred milliseconds throughput is low;
- * nor does it end at it: the server's senders run out of backlog one
- * after another.  Both stretches were once reported as dips.  The ramp is
- * the stretch before the rate first comes within 10 % of the run's
- * median, the drain the stretch after it last does, each at most a
- * quarter of the run; what lies between is steady, and a dip is a fall
- * there from which the run recovered.  Hundreds of threads deliver in
- * lumps, so 100 ms intervals spread by 15-25 % in clean runs here, and
- * two of them in a row fell up to 3.1 robust SDs below the median in 15
- * clean runs: the margin is measured on the run itself (4 robust SDs),
- * and a dip lasts at least two intervals.  Whatever the noise, two
- * intervals under a quarter of the median are a dip: a stopped server
- * delivers nothing, and a noisy run must not hide that.
+ * in the first 100 ms the clients' 200 senders fill their socket buffers
+ * (sends count, so the rate is high), then for up to half a second it is
+ * low while the server's threads catch up; nor does it end at it: the
+ * server's senders run out of backlog one after another.  Both stretches
+ * were once reported as dips.  The ramp lasts until two intervals in a
+ * row come within 10 % of the run's median, the drain is the stretch
+ * after the rate last does, each at most a quarter of the run; what lies
+ * between is steady, and a dip is a fall there from which the run
+ * recovered.  Hundreds of threads deliver in lumps: 100 ms intervals of
+ * clean runs spread by 5-25 % here, and in 25 clean runs of 10 x 300 two
+ * or three of them in a row fell as deep as 60 % below the median, at a
+ * cost of up to 0.15 s of the steady rate.  So a dip is at least two
+ * intervals below the median by more than 4 robust SDs of the run's own
+ * intervals (or under a quarter of it, whatever the noise: a stopped
+ * server delivers nothing), which together cost at least 0.25 s of the
+ * steady rate.
  */
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +34,8 @@
 #define DIP_SDS		4.0
 /* ... and below this share of the median, always. */
 #define NEAR_STOP	0.25
+/* A dip costs at least this many seconds of the steady rate. */
+#define DIP_MIN_LOST_S	0.25
 /* Fewer intervals than this tell no phases apart. */
 #define MIN_INTERVALS	6
 
@@ -125,6 +129,13 @@ static void dip_cause(const struct kstats *k, size_t from, size_t to,
 	}
 }
 
+/* Two intervals in a row at the steady level: the start-up is over. */
+static bool settled(const struct kstats *k, size_t i, double level)
+{
+	return k->interval[i].throughput >= level &&
+	       k->interval[i + 1].throughput >= level;
+}
+
 static double end_of(const struct ks_interval *iv)
 {
 	return (double)(iv->start_ns + iv->duration_ns) / 1e9;
@@ -134,7 +145,7 @@ static void find_dips(const struct kstats *k, size_t ramp, size_t drain,
 		      const struct steady *st, struct run_phases *p)
 {
 	size_t i = ramp, j, q;
-	double sum;
+	double sum, lost;
 
 	while (i < drain && p->ndips < DIAG_MAX_DIPS) {
 		struct diag_dip *d = &p->dip[p->ndips];
@@ -143,10 +154,14 @@ static void find_dips(const struct kstats *k, size_t ramp, size_t drain,
 			i++;
 			continue;
 		}
-		for (j = i, sum = 0; j < drain &&
-		     k->interval[j].throughput < p->threshold; j++)
+		for (j = i, sum = 0, lost = 0; j < drain &&
+		     k->interval[j].throughput < p->threshold; j++) {
 			sum += k->interval[j].throughput;
-		if (j - i >= DIAG_DIP_MIN_INTERVALS) {
+			lost += (p->median - k->interval[j].throughput) *
+				(double)k->interval[j].duration_ns / 1e9;
+		}
+		if (j - i >= DIAG_DIP_MIN_INTERVALS &&
+		    lost >= DIP_MIN_LOST_S * p->median) {
 			memset(d, 0, sizeof(*d));
 			d->from_s = (double)k->interval[i].start_ns / 1e9;
 			d->to_s = end_of(&k->interval[j - 1]);
@@ -181,8 +196,8 @@ void diag_run_phases(const struct kstats *k, double pct,
 	for (i = 0; i < n; i++)
 		v[i] = k->interval[i].throughput;
 	med = stats_median(v, n);
-	for (ramp = 0; ramp < n / 4 &&
-	     k->interval[ramp].throughput < STEADY_FRAC * med; ramp++)
+	for (ramp = 0; ramp < n / 4 && !settled(k, ramp, STEADY_FRAC * med);
+	     ramp++)
 		;
 	for (drain = n; n - drain < n / 4 &&
 	     k->interval[drain - 1].throughput < STEADY_FRAC * med; drain--)

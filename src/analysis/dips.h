@@ -43,8 +43,9 @@ struct run_phases {
 /*
  * The phases and dips of the run of k; a dip is at least
  * DIAG_DIP_MIN_INTERVALS intervals below the steady median by more than
- * max(4 SD, pct %) of it, or under a quarter of it.  p->valid is false
- * without enough intervals.
+ * max(4 SD, pct %) of it, or under a quarter of it, that together cost
+ * at least 0.25 s of the steady rate.  p->valid is false without enough
+ * intervals.
  */
 void diag_run_phases(const struct kstats *k, double pct,
 		     struct run_phases *p);

@@ -242,15 +242,15 @@ static void test_margin_is_robust(void **state)
 	assert_true(f->ref.margin >= 0.1 * f->ref.tp_median - 1);
 }
 
-/* 20 intervals of 100 ms around 500k msg/s, +-1 %. */
+/* 40 intervals of 100 ms around 500k msg/s, +-1 %. */
 static struct kstats *interval_kstats(void)
 {
 	struct kstats *k = base_kstats();
 	size_t i;
 
-	k->nr_intervals = 20;
-	k->interval = calloc(20, sizeof(*k->interval));
-	for (i = 0; i < 20; i++) {
+	k->nr_intervals = 40;
+	k->interval = calloc(40, sizeof(*k->interval));
+	for (i = 0; i < 40; i++) {
 		k->interval[i].start_ns = i * 100000000ull;
 		k->interval[i].duration_ns = 100000000ull;
 		k->interval[i].throughput = 500000 + (i % 3) * 5000;
@@ -264,34 +264,38 @@ static void test_dips_found_in_intervals(void **state)
 {
 	struct kstats *k = interval_kstats();
 	struct run_phases p;
+	int i;
 
 	(void)state;
 	/* One interval low alone is a lump, not a dip. */
-	k->interval[6].throughput = 150000;
-	k->interval[8].throughput = 100000;
-	k->interval[9].throughput = 120000;
-	snprintf(k->interval[8].top.comm, 16, "hog");
-	k->interval[8].top.pid = 7;
-	k->interval[8].top.ns = 90000000;
-	/* Low from 1.7 s to the end: the run draining, not a dip. */
-	k->interval[17].throughput = 200000;
-	k->interval[18].throughput = 150000;
-	k->interval[19].throughput = 100000;
+	k->interval[4].throughput = 150000;
+	/* Two, costing 0.16 s of the steady rate: still a lump. */
+	k->interval[6].throughput = 100000;
+	k->interval[7].throughput = 120000;
+	for (i = 9; i < 13; i++) {
+		k->interval[i].throughput = 100000;
+		snprintf(k->interval[i].top.comm, 16, "hog");
+		k->interval[i].top.pid = 7;
+		k->interval[i].top.ns = 90000000;
+	}
+	/* Low from 3.5 s to the end: the run draining, not a dip. */
+	for (i = 35; i < 40; i++)
+		k->interval[i].throughput = 100000;
 	diag_run_phases(k, 10, &p);
 	assert_true(p.valid);
 	assert_int_equal(p.ndips, 1);
-	assert_true(p.dip[0].from_s > 0.79 && p.dip[0].from_s < 0.81);
-	assert_true(p.dip[0].to_s > 0.99 && p.dip[0].to_s < 1.01);
+	assert_true(p.dip[0].from_s > 0.89 && p.dip[0].from_s < 0.91);
+	assert_true(p.dip[0].to_s > 1.29 && p.dip[0].to_s < 1.31);
 	assert_int_equal(p.dip[0].kind, CAUSE_OUTSIDER_CPU);
 	assert_non_null(strstr(p.dip[0].why, "hog (pid 7)"));
-	assert_true(p.dip[0].depth_pct > 70 && p.dip[0].depth_pct < 80);
-	assert_true(p.drain_from_s > 1.69 && p.drain_from_s < 1.71);
+	assert_true(p.dip[0].depth_pct > 75 && p.dip[0].depth_pct < 85);
+	assert_true(p.drain_from_s > 3.49 && p.drain_from_s < 3.51);
 	assert_true(p.ramp_to_s < 0.01);
 	/* The same fall, recovered before the end, is a dip. */
-	k->interval[19].throughput = 500000;
+	k->interval[39].throughput = 500000;
 	diag_run_phases(k, 10, &p);
 	assert_int_equal(p.ndips, 2);
-	assert_true(p.dip[1].from_s > 1.69 && p.dip[1].to_s < 1.91);
+	assert_true(p.dip[1].from_s > 3.49 && p.dip[1].to_s < 3.91);
 	kstats_free(k);
 }
 
@@ -300,15 +304,19 @@ static void test_ramp_is_not_a_dip(void **state)
 {
 	struct kstats *k = interval_kstats();
 	struct run_phases p;
+	int i;
 
 	(void)state;
-	k->interval[0].throughput = 100000;
+	/* A burst of sends, a trough while the server catches up. */
+	k->interval[0].throughput = 900000;
 	k->interval[1].throughput = 150000;
-	k->interval[2].throughput = 300000;
-	k->interval[10].throughput = 200000;
-	k->interval[11].throughput = 210000;
+	k->interval[2].throughput = 100000;
+	k->interval[3].throughput = 480000;
+	k->interval[4].throughput = 300000;
+	for (i = 10; i < 15; i++)
+		k->interval[i].throughput = 200000;
 	diag_run_phases(k, 10, &p);
-	assert_true(p.ramp_to_s > 0.29 && p.ramp_to_s < 0.31);
+	assert_true(p.ramp_to_s > 0.49 && p.ramp_to_s < 0.51);
 	assert_int_equal(p.ndips, 1);
 	assert_true(p.dip[0].from_s > 0.99);
 	assert_int_equal(p.dip[0].kind, -1);
