@@ -169,7 +169,7 @@ static void test_sched_contention_named(void **state)
 static void confine(struct fixture *f, uint64_t mask)
 {
 	struct ks_stealer *s = &f->k[5]->stealer[0];
-	int r;
+	int r, c;
 
 	snprintf(s->comm, sizeof(s->comm), "cli_rcv");
 	s->role = CB_ROLE_CLI_RCV;
@@ -177,6 +177,9 @@ static void confine(struct fixture *f, uint64_t mask)
 	s->ns = WALL_NS / 2;
 	s->cpu_mask = mask;
 	f->k[5]->nr_stealers = 1;
+	/* Where the threads waited: each CPU of mask, for half the run. */
+	for (c = 0; c < NCPUS; c++)
+		f->k[5]->cpu[c].stolen_ns = mask & 1u << c ? WALL_NS / 2 : 0;
 	f->k[5]->cpu[1].idle_ns = WALL_NS * 8 / 10;
 	for (r = 0; r < CB_ROLE_OTHER; r++)
 		f->k[5]->role[r].invol_switches = 1000;
