@@ -75,8 +75,9 @@ MAIN_chat_s := src/workload/server/chat_s.c
 MAIN_chatbench-compare := src/study/compare_main.c
 MAIN_chatbench-report := src/output/html/report_main.c
 MAIN_chatbench-hog := src/workload/hog.c
+MAIN_chatbench-stats := src/study/stats_main.c
 MAINS := $(MAIN_chat_c) $(MAIN_chat_s) $(MAIN_chatbench-compare) \
-	$(MAIN_chatbench-report) $(MAIN_chatbench-hog)
+	$(MAIN_chatbench-report) $(MAIN_chatbench-hog) $(MAIN_chatbench-stats)
 LIB_SRCS := $(filter-out $(MAINS),$(SRCS))
 
 obj = $(patsubst src/%.c,$(OUT)/obj/%.o,$(1))
@@ -85,9 +86,10 @@ LIB := $(OUT)/libchatbench.a
 BINS := $(OUT)/chat_s $(OUT)/chat_c
 # Tools around the binaries and their result files (no BPF in them).
 TOOLS := $(OUT)/chatbench-compare $(OUT)/chatbench-hog \
-	$(OUT)/chatbench-report
+	$(OUT)/chatbench-report $(OUT)/chatbench-stats
 
-.PHONY: all run check check-only deps-test bench bench-diagnosis install clean \
+.PHONY: all run check check-only deps-test bench bench-diagnosis overhead \
+	install clean \
 	vmlinux format tests
 all: $(BINS) $(TOOLS)
 
@@ -121,7 +123,8 @@ $(OUT)/chat_c: $(call obj,$(MAIN_chat_c)) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS_BPF) $(LDLIBS)
 
-$(OUT)/chat_s $(OUT)/chatbench-compare $(OUT)/chatbench-report: \
+$(OUT)/chat_s $(OUT)/chatbench-compare $(OUT)/chatbench-report \
+		$(OUT)/chatbench-stats: \
 		$(OUT)/%: $$(call obj,$$(MAIN_%)) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
@@ -162,6 +165,11 @@ run: $(BINS)
 
 bench: $(BINS)
 	$(Q)OUT=$(OUT) tools/bench.sh
+
+# What tracing costs: alternating rounds against one server, median ratio
+# and its interval (OVERHEAD_ARGS: ROOMS MSGS PAIRS).
+overhead: $(BINS) $(TOOLS)
+	$(Q)OUT=$(OUT) tools/overhead.sh $(OVERHEAD_ARGS)
 
 # The verdict's hit and false-alarm rates on provoked and clean series.
 bench-diagnosis: $(BINS) $(TOOLS)

@@ -214,6 +214,54 @@ static bool is_duty(const char *prog_name)
 	return false;
 }
 
+/*
+ * The program groups CHATBENCH_TRACE_PROGS names (all when unset): a knob
+ * for measuring what each group costs, one at a time.  A program left out
+ * is loaded but never attached; its figures stay zero.
+ */
+static const struct {
+	const char *group;
+	const char *prog;	/* name without its "btf_"/"raw_" prefix */
+} prog_groups[] = {
+	{ "sched", "sched_switch" }, { "sched", "sched_waking" },
+	{ "sched", "sched_wakeup" }, { "sched", "sched_wakeup_new" },
+	{ "sched", "sched_migrate_task" },
+	{ "softirq", "softirq_entry" }, { "softirq", "softirq_exit" },
+	{ "sockmsg", "sk_data_ready" }, { "sockmsg", "tcp_sendmsg_locked" },
+	{ "sockrare", "sock_exceed_buf_limit" },
+	{ "sockrare", "sock_rcvqueue_full" },
+};
+
+static bool prog_wanted(const char *prog_name)
+{
+	const char *want = getenv("CHATBENCH_TRACE_PROGS"), *g, *p;
+	size_t i, n;
+
+	if (!want || !*want || strlen(prog_name) < 4)
+		return true;
+	for (i = 0; i < sizeof(prog_groups) / sizeof(prog_groups[0]); i++) {
+		if (strcmp(prog_name + 4, prog_groups[i].prog))
+			continue;
+		g = prog_groups[i].group;
+		n = strlen(g);
+		for (p = strstr(want, g); p; p = strstr(p + 1, g))
+			if ((p == want || p[-1] == ',') &&
+			    (p[n] == ',' || !p[n]))
+				return true;
+		return false;
+	}
+	return true;
+}
+
+static void pick_wanted(struct bpf_object *obj)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj)
+		if (!prog_wanted(bpf_program__name(p)))
+			bpf_program__set_autoattach(p, false);
+}
+
 /* The per-message programs: attached by the sampler, not at open. */
 static void pick_duty(struct trace *t, struct bpf_object *obj)
 {
@@ -221,7 +269,8 @@ static void pick_duty(struct trace *t, struct bpf_object *obj)
 
 	bpf_object__for_each_program(p, obj) {
 		if (!bpf_program__autoload(p) || t->duty >= 1.0 ||
-		    !is_duty(bpf_program__name(p)) || t->nr_duty == 8)
+		    !is_duty(bpf_program__name(p)) || t->nr_duty == 8 ||
+		    !prog_wanted(bpf_program__name(p)))
 			continue;
 		bpf_program__set_autoattach(p, false);
 		t->duty_prog[t->nr_duty++] = p;
@@ -338,6 +387,8 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 			strerror(errno));
 		goto fail;
 	}
+	pick_wanted(t->sched->obj);
+	pick_wanted(t->sock->obj);
 	pick_duty(t, t->sched->obj);
 	pick_duty(t, t->sock->obj);
 	rc = sched_bpf__attach(t->sched);
