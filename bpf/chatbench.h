@@ -195,7 +195,7 @@ struct cb_sock_side_stats {
 	__u64 data_ready;	/* sampled sk_data_ready events */
 	__u64 rq_bytes_max;	/* user space zeroes the maxima at begin */
 	__u64 rcvbuf_max;
-	__u64 sends;		/* sampled tcp_sendmsg_locked events */
+	__u64 sends;		/* send-queue samples (one per socket per snapshot) */
 	__u64 wmem_sum;
 	__u64 wmem_max;
 	__u64 sndbuf_max;
@@ -261,5 +261,8 @@ struct cb_stealer {
 };
 
 #define CB_MAX_CPUS	1024
+
+/* Benchmark sockets whose send queues are sampled (both ends). */
+#define CB_MAX_SOCKS	65536
 
 #endif

@@ -13,6 +13,9 @@
 #      bpftrace beside it (when bpftrace is installed)
 #   X  untraced with EXTRA, a command of yours running beside it (say an
 #      empty BPF loader, to measure the floor of attaching at all)
+#   N  any other letter: chat_c traced with the environment and options in
+#      COND_N (say COND_S="CHATBENCH_TRACE_PROGS=sched"), one component
+#      at a time
 #
 #   tools/overhead.sh [ROOMS MSGS PAIRS]        (10 300 15)
 #   CONDS="U T" TRACE_ARGS=--trace tools/overhead.sh 10 500 9
@@ -101,7 +104,22 @@ one() {
 		rate --no-trace
 		stop_beside
 		;;
-	*) echo "overhead: unknown condition '$1'" >&2; exit 2 ;;
+	*)
+		local var="COND_$1"
+		[ -n "${!var:-}" ] ||
+			{ echo "overhead: condition '$1' needs $var" >&2; exit 2; }
+		# Words of the form NAME=VALUE are environment, the rest options.
+		local w envs=() args=()
+		for w in ${!var}; do
+			case $w in
+			*=*) envs+=("$w") ;;
+			*) args+=("$w") ;;
+			esac
+		done
+		env "${envs[@]}" "$OUT/chat_c" "${args[@]}" 127.0.0.1 "$ROOMS" \
+			"$MSGS" "$port" 2>/dev/null |
+			awk '/^Average throughput/ { print $4 }'
+		;;
 	esac
 }
 
@@ -110,7 +128,7 @@ echo "overhead: $ROOMS rooms x $MSGS messages, $PAIRS rounds of $CONDS," \
 for i in $(seq "$PAIRS"); do
 	line="round $i:"
 	for c in $(printf '%s\n' $CONDS | shuf); do
-		r=$(one "$c")
+		r=$(one "$c") || true
 		[ -n "$r" ] || { echo "overhead: a run of $c failed" >&2; exit 1; }
 		echo "$c $r" >>"$tmp/round$i"
 		line="$line $c=$r"

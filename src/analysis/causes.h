@@ -31,7 +31,7 @@
 	X(SOCKET_BACKPRESSURE, "socket_backpressure",			\
 	  "socket buffers filled up",					\
 	  "senders blocked on full socket buffers",			\
-	  "sends finding the send buffer full, memory pressure "	\
+	  "send queues found at their limit, memory pressure "	\
 	  "events, or small receive buffers at their limit")		\
 	X(BENCHMARK_WORK, "benchmark_work", "more CPU per message",	\
 	  "the benchmark's threads needed more CPU per message",	\

@@ -218,8 +218,8 @@ static bool queued_beside_idle(const struct kstats *k, uint64_t *waited)
 /*
  * The figures of run s far outside the reference r (with spreads d), as
  * a set of cause kinds.  Each test looks one way only: a figure that
- * moved the other way is never evidence.  Socket backpressure: sends
- * finding the send buffer full far more often, memory pressure events,
+ * moved the other way is never evidence.  Socket backpressure: send
+ * queues found at the send buffer's limit far more often, memory pressure events,
  * or receive buffers much smaller than usual with their queues at the
  * limit.  Scheduler contention: more involuntary switches per message
  * or longer run-queue waits, when no outsider explains them (a burner at
@@ -411,7 +411,7 @@ static void describe(struct diag_cause *c, const struct kstats *k,
 		c->now = s->sndbuf_full_pct;
 		c->base = r->sndbuf_full_pct;
 		snprintf(c->text, sizeof(c->text),
-			 "socket backpressure: sends found the send buffer full %.1f %% vs %.1f %% of the time, receive buffers up to %llu vs %llu bytes, receive queue p99 %llu vs %llu bytes, memory pressure events %llu vs %llu",
+			 "socket backpressure: send queues found at their limit in %.1f %% vs %.1f %% of samples, receive buffers up to %llu vs %llu bytes, receive queue p99 %llu vs %llu bytes, memory pressure events %llu vs %llu",
 			 s->sndbuf_full_pct, r->sndbuf_full_pct,
 			 (unsigned long long)s->rcvbuf_max,
 			 (unsigned long long)r->rcvbuf_max,

@@ -33,7 +33,7 @@ struct kfigures {
 	uint64_t sock_rq_p99_bytes;	/* either side, the larger */
 	uint64_t sock_rq_max_bytes;
 	uint64_t rcvbuf_max;
-	double sndbuf_full_pct;	/* sampled sends finding the queue full */
+	double sndbuf_full_pct;	/* send-queue samples finding it full */
 	uint64_t pressure_events;
 	double oncpu_s, runnable_s, blocked_s;	/* summed over subjects */
 };

@@ -123,7 +123,9 @@ static void load_side(const json_t *o, struct ks_sock_side *s)
 	s->data_ready = get_u64(o, "data_ready_sampled");
 	load_hist(json_object_get(o, "rq_bytes"), &s->rq_bytes, "bytes");
 	s->rcvbuf_max = get_u64(o, "rcvbuf_max");
-	s->sends = get_u64(o, "sends_sampled");
+	/* Files before the send-queue sampler counted sampled sends. */
+	s->sends = json_object_get(o, "sndq_samples") ?
+		   get_u64(o, "sndq_samples") : get_u64(o, "sends_sampled");
 	s->wmem_avg = get_u64(o, "wmem_queued_avg");
 	s->wmem_max = get_u64(o, "wmem_queued_max");
 	s->sndbuf_max = get_u64(o, "sndbuf_max");

@@ -65,11 +65,11 @@ struct ks_sock_side {
 	uint64_t data_ready;	/* sampled */
 	struct ks_hist rq_bytes;
 	uint64_t rcvbuf_max;
-	uint64_t sends;		/* sampled */
+	uint64_t sends;		/* send-queue samples */
 	uint64_t wmem_avg;
 	uint64_t wmem_max;
 	uint64_t sndbuf_max;
-	uint64_t sndbuf_full;	/* sampled sends that found the queue full */
+	uint64_t sndbuf_full;	/* samples that found the queue full */
 	uint64_t exceed_buf_limit;
 	uint64_t rcvqueue_full;
 };

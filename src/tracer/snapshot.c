@@ -61,10 +61,14 @@ static void snap_progs(const struct snap_src *src, struct ks_snap *s)
 
 void snap_take(const struct snap_src *src, struct ks_snap *s)
 {
+	LIBBPF_OPTS(bpf_test_run_opts, run);
 	const struct cb_cpu_state *cs = src->sched->bss->cpu_state;
 	int c;
 
 	s->messages = src->progress ? src->progress(src->progress_arg) : 0;
+	/* The send queues are sampled now, into the counters copied below. */
+	if (src->sndq_fd >= 0)
+		bpf_prog_test_run_opts(src->sndq_fd, &run);
 	s->t_ns = now_ns();
 	memcpy(s->sched, src->sched_mm, sizeof(*s->sched) * src->ncpus);
 	memcpy(s->sock, src->sock_mm, sizeof(*s->sock) * src->ncpus);

@@ -20,6 +20,7 @@ struct snap_src {
 	int nr_progs;
 	uint64_t (*progress)(void *arg);	/* messages so far, or NULL */
 	void *progress_arg;
+	int sndq_fd;			/* program sampling the send queues */
 };
 
 void snap_take(const struct snap_src *src, struct ks_snap *s);

@@ -31,30 +31,25 @@
 #include "util/fmt.h"
 
 /*
- * Socket sampling: one sk_data_ready / tcp_sendmsg_locked event in 2^N is
- * recorded (CHATBENCH_SOCK_SAMPLE_SHIFT).  Measured on chat 10 x 300: the
- * cost of these tracepoints is almost all dispatch (tcp_sendmsg_locked 34
- * ns per event with or without sampling, sk_data_ready 65 -> 45 ns at
- * 1/16), so exact figures are the default.
+ * Every program is attached once, before the first run's clock starts,
+ * and stays attached until the tracer closes: attaching and detaching
+ * while a run is timed costs more than it saves (the per-message
+ * programs were once attached for a tenth of each interval, and the
+ * attach and detach calls, ten a second, cost more than running them all
+ * the time).  What makes tracing cheap is fewer events on the message
+ * path: the send queues are sampled at each snapshot by a syscall
+ * program instead of a hook on every send.
  *
- * What costs is the dispatch of a tracepoint to a program at all (20-40
- * ns here, per event): on a load of a million 100-byte messages a second,
- * the per-message programs (sk_data_ready, tcp_sendmsg_locked and the
- * softirq pair) and the kernel's program timing cost about 6 % of the CPU.
- * So they are attached only for a window of DEFAULT_DUTY of each interval
- * (CHATBENCH_DUTY=0.01..1), together with the timing; the scheduler
- * programs, which keep run-queue state, stay attached throughout.
+ * sk_data_ready, which fires for every packet delivered, may record one
+ * event in 2^N (CHATBENCH_SOCK_SAMPLE_SHIFT, 0 by default: its cost is
+ * almost all dispatch, 45-65 ns per event, sampled or not).
  *
- * Other knobs, for measurements: CHATBENCH_BPF_RAW_TP forces the raw_tp
+ * Knobs for measurements: CHATBENCH_BPF_RAW_TP forces the raw_tp
  * programs; CHATBENCH_BPF_NOSTATS leaves kernel program timing off (it
- * costs two clock reads per program run; bpf_cost is then zero).
+ * costs two clock reads per program run; bpf_cost is then zero);
+ * CHATBENCH_TRACE_PROGS attaches only some program groups.
  */
 #define DEFAULT_SOCK_SAMPLE_SHIFT	0
-#define DEFAULT_DUTY			0.1
-
-static const char *const duty_names[] = {
-	"sk_data_ready", "tcp_sendmsg_locked", "softirq_entry", "softirq_exit",
-};
 
 struct trace {
 	struct trace_opts opts;
@@ -81,18 +76,7 @@ struct trace {
 	struct ks_interval *iv;
 	size_t nr_iv, cap_iv;
 
-	/*
-	 * Programs that fire once per message (a send, a delivery, a
-	 * softirq) run only in a window at the start of each interval;
-	 * their counts are scaled by the share of time they ran.
-	 */
-	struct bpf_program *duty_prog[8];
-	struct bpf_link *duty_link[8];
-	int nr_duty;
-	double duty;			/* fraction of each interval */
 	bool stats_wanted;
-	uint64_t duty_ns;		/* windows' total this run */
-	uint64_t iv_duty_ns;		/* and this interval */
 };
 
 
@@ -129,14 +113,20 @@ static bool have_bpf_caps(void)
 	return (eff & (1ULL << 39)) && (eff & (1ULL << 38));
 }
 
-/* Load only the programs of one flavour: "btf_" or "raw_". */
+/*
+ * Load only the tracepoint programs of one flavour, "btf_" or "raw_";
+ * programs of neither (the syscall program user space runs) always.
+ */
 static void pick_flavour(struct bpf_object *obj, const char *prefix)
 {
 	struct bpf_program *p;
 
-	bpf_object__for_each_program(p, obj)
-		bpf_program__set_autoload(p, !strncmp(bpf_program__name(p),
-						      prefix, 4));
+	bpf_object__for_each_program(p, obj) {
+		const char *name = bpf_program__name(p);
+
+		if (!strncmp(name, "btf_", 4) || !strncmp(name, "raw_", 4))
+			bpf_program__set_autoload(p, !strncmp(name, prefix, 4));
+	}
 }
 
 static int open_sched(struct trace *t, const char *prefix)
@@ -202,18 +192,6 @@ static void collect_progs(struct trace *t, struct bpf_object *obj)
 	}
 }
 
-static bool is_duty(const char *prog_name)
-{
-	size_t i;
-
-	if (strlen(prog_name) < 4)
-		return false;
-	for (i = 0; i < sizeof(duty_names) / sizeof(duty_names[0]); i++)
-		if (!strcmp(prog_name + 4, duty_names[i]))
-			return true;
-	return false;
-}
-
 /*
  * The program groups CHATBENCH_TRACE_PROGS names (all when unset): a knob
  * for measuring what each group costs, one at a time.  A program left out
@@ -227,7 +205,7 @@ static const struct {
 	{ "sched", "sched_wakeup" }, { "sched", "sched_wakeup_new" },
 	{ "sched", "sched_migrate_task" },
 	{ "softirq", "softirq_entry" }, { "softirq", "softirq_exit" },
-	{ "sockmsg", "sk_data_ready" }, { "sockmsg", "tcp_sendmsg_locked" },
+	{ "sockmsg", "sk_data_ready" },
 	{ "sockrare", "sock_exceed_buf_limit" },
 	{ "sockrare", "sock_rcvqueue_full" },
 };
@@ -260,51 +238,6 @@ static void pick_wanted(struct bpf_object *obj)
 	bpf_object__for_each_program(p, obj)
 		if (!prog_wanted(bpf_program__name(p)))
 			bpf_program__set_autoattach(p, false);
-}
-
-/* The per-message programs: attached by the sampler, not at open. */
-static void pick_duty(struct trace *t, struct bpf_object *obj)
-{
-	struct bpf_program *p;
-
-	bpf_object__for_each_program(p, obj) {
-		if (!bpf_program__autoload(p) || t->duty >= 1.0 ||
-		    !is_duty(bpf_program__name(p)) || t->nr_duty == 8 ||
-		    !prog_wanted(bpf_program__name(p)))
-			continue;
-		bpf_program__set_autoattach(p, false);
-		t->duty_prog[t->nr_duty++] = p;
-	}
-}
-
-/*
- * Attach the per-message programs and turn the kernel's timing on: the
- * start of a window.  Softirq exit goes before entry, so that no exit
- * finds an entry time from before the window.
- */
-static void duty_on(struct trace *t)
-{
-	int i;
-
-	if (t->stats_wanted && t->stats_fd < 0)
-		t->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	for (i = t->nr_duty - 1; i >= 0; i--)
-		if (!t->duty_link[i])
-			t->duty_link[i] = bpf_program__attach(t->duty_prog[i]);
-}
-
-static void duty_off(struct trace *t)
-{
-	int i;
-
-	for (i = 0; i < t->nr_duty; i++) {
-		bpf_link__destroy(t->duty_link[i]);
-		t->duty_link[i] = NULL;
-	}
-	if (t->duty < 1.0 && t->stats_fd >= 0) {
-		close(t->stats_fd);
-		t->stats_fd = -1;
-	}
 }
 
 struct trace *trace_open(const struct trace_opts *opts, char *err,
@@ -340,15 +273,6 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 			t->ncpus);
 		goto fail;
 	}
-	t->duty = DEFAULT_DUTY;
-	env = getenv("CHATBENCH_DUTY");
-	if (env && *env)
-		t->duty = atof(env);
-	if (!(t->duty >= 0.01 && t->duty <= 1.0))
-		t->duty = DEFAULT_DUTY;
-	/* Windows are opened by the sampler: without one, always on. */
-	if (!opts->interval_ms)
-		t->duty = 1.0;
 	t->sample_shift = DEFAULT_SOCK_SAMPLE_SHIFT;
 	env = getenv("CHATBENCH_SOCK_SAMPLE_SHIFT");
 	if (env && *env)
@@ -389,8 +313,6 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	}
 	pick_wanted(t->sched->obj);
 	pick_wanted(t->sock->obj);
-	pick_duty(t, t->sched->obj);
-	pick_duty(t, t->sock->obj);
 	rc = sched_bpf__attach(t->sched);
 	if (!rc)
 		rc = sock_bpf__attach(t->sock);
@@ -410,10 +332,11 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 		.nr_progs = t->nr_progs,
 		.progress = opts->progress,
 		.progress_arg = opts->progress_arg,
+		.sndq_fd = bpf_program__fd(t->sock->progs.sample_send_queues),
 	};
 	/* The kernel times programs only while an enable fd is open. */
 	t->stats_wanted = !getenv("CHATBENCH_BPF_NOSTATS");
-	if (t->stats_wanted && t->duty >= 1.0)
+	if (t->stats_wanted)
 		t->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 
 	if (ks_snap_alloc(&t->begin, t->ncpus) ||
@@ -450,79 +373,6 @@ static void add_interval(struct trace *t, const struct ks_snap *a,
 	}
 	iv = &t->iv[t->nr_iv++];
 	ks_interval_from_snaps(iv, a, b, t->begin.t_ns);
-	/* Softirq time was seen only in the window: scale it to the interval. */
-	if (t->nr_duty) {
-		iv->softirq_ns = t->iv_duty_ns ?
-			(uint64_t)((double)iv->softirq_ns *
-				   (double)iv->duration_ns /
-				   (double)t->iv_duty_ns) : 0;
-		t->iv_duty_ns = 0;
-	}
-}
-
-/*
- * The per-message programs ran for duty_ns of the run: their counts, and
- * the kernel's timing of every program, are scaled up to the whole run.
- * The socket histograms stay as sampled (a distribution needs no scale);
- * sock_sample_rate tells a reader how many events one recorded stands for.
- */
-static void scale_duty(struct trace *t, struct kstats *k)
-{
-	double f;
-	int c, v, i;
-
-	if (!t->nr_duty || !t->duty_ns || !k->wall_ns)
-		return;
-	f = (double)k->wall_ns / (double)t->duty_ns;
-	for (c = 0; c < k->ncpus; c++)
-		for (v = 0; v < KS_NR_SOFTIRQS; v++) {
-			k->cpu[c].softirq_ns[v] *= f;
-			k->cpu[c].softirq_cnt[v] *= f;
-		}
-	/*
-	 * The kernel timed programs only in the windows.  The scheduler
-	 * programs run all along: scale them.  The per-message ones ran
-	 * only then: what was timed is all they cost.
-	 */
-	k->bpf_run_time_ns = k->bpf_run_cnt = 0;
-	for (i = 0; i < k->nr_progs; i++) {
-		if (!is_duty(k->prog[i].name)) {
-			k->prog[i].run_time_ns *= f;
-			k->prog[i].run_cnt *= f;
-		}
-		k->bpf_run_time_ns += k->prog[i].run_time_ns;
-		k->bpf_run_cnt += k->prog[i].run_cnt;
-	}
-	k->bpf_cpu_share = (double)k->bpf_run_time_ns /
-			   ((double)k->wall_ns * k->ncpus);
-	k->sock_sample_rate = (unsigned int)(f * (1U << t->sample_shift) + 0.5);
-}
-
-/*
- * One window of the per-message programs, under t->lock so that a stop
- * request cuts it short; its length is what the counts are scaled by.
- */
-static void window(struct trace *t, uint64_t period)
-{
-	uint64_t start, end;
-	struct timespec ts;
-
-	if (!t->nr_duty || t->stop)
-		return;
-	start = now_ns();
-	duty_on(t);
-	/* Programs attach one by one (~1 ms): count from the midpoint. */
-	start = (start + now_ns()) / 2;
-	end = start + (uint64_t)((double)period * t->duty);
-	ts.tv_sec = end / 1000000000ULL;	/* end of the window proper */
-	ts.tv_nsec = end % 1000000000ULL;
-	while (!t->stop && now_ns() < end)
-		pthread_cond_timedwait(&t->cond, &t->lock, &ts);
-	end = now_ns();
-	duty_off(t);
-	end = (end + now_ns()) / 2;
-	t->duty_ns += end - start;
-	t->iv_duty_ns += end - start;
 }
 
 static void *sampler_main(void *arg)
@@ -533,7 +383,6 @@ static void *sampler_main(void *arg)
 	struct ks_snap tmp;
 
 	pthread_mutex_lock(&t->lock);
-	window(t, period);
 	while (!t->stop) {
 		struct timespec ts = {
 			.tv_sec = next / 1000000000ULL,
@@ -546,9 +395,6 @@ static void *sampler_main(void *arg)
 		pthread_mutex_unlock(&t->lock);
 		snap_take(&t->src, &t->cur);
 		add_interval(t, &t->prev, &t->cur);
-		pthread_mutex_lock(&t->lock);
-		window(t, period);
-		pthread_mutex_unlock(&t->lock);
 		tmp = t->prev;
 		t->prev = t->cur;
 		t->cur = tmp;
@@ -568,7 +414,6 @@ int trace_run_begin(struct trace *t)
 	if (!t || t->running)
 		return -1;
 	t->nr_iv = 0;
-	t->duty_ns = t->iv_duty_ns = 0;
 	snap_take(&t->src, &t->begin);
 	snap_reset_maxima(&t->src);
 	t->running = true;
@@ -587,7 +432,7 @@ int trace_run_begin(struct trace *t)
 	pthread_setname_np(t->sampler, "cb_sampler");
 	/*
 	 * Among hundreds of runnable benchmark threads a normal thread wakes
-	 * late, by up to a second: windows and intervals would stretch.  The
+	 * late, by up to a second: intervals would stretch.  The
 	 * sampler runs for microseconds per wakeup, so real-time priority
 	 * costs the benchmark nothing measurable.  Best effort.
 	 */
@@ -631,7 +476,6 @@ struct kstats *trace_run_end(struct trace *t)
 		return NULL;
 	k->mode = t->mode;
 	k->sock_sample_rate = 1U << t->sample_shift;
-	scale_duty(t, k);
 	for (i = 0; i < k->nr_stealers; i++)
 		snap_refresh_comm(&k->stealer[i]);
 	if (t->nr_iv) {
@@ -650,7 +494,6 @@ void trace_close(struct trace *t)
 	if (!t)
 		return;
 	stop_sampler(t);
-	duty_off(t);
 	if (t->sched_mm)
 		munmap(t->sched_mm, t->sched_mm_len);
 	if (t->sock_mm)

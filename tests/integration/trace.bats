@@ -62,7 +62,7 @@ EOF
 	check 'all(p["run_cnt"] > 0 for p in k["bpf_cost"]["programs"]
 		if p["name"].endswith(("sched_switch", "sched_wakeup",
 		"softirq_entry", "softirq_exit", "sk_data_ready",
-		"tcp_sendmsg_locked")))'
+		"sample_send_queues")))'
 	check '0 < k["bpf_cost"]["cpu_share"] < 0.5'
 	check 'k["wall_ns"] > 0 and len(k["cpus"]) == k["ncpus"]'
 	check 'len(k["intervals"]) >= 1'
@@ -100,7 +100,7 @@ EOF
 	check 'sum(i["messages"] for i in k["intervals"]) ==
 		d["total_messages"] or k["intervals"] == []'
 	check 'k["sockets"]["client"]["data_ready_sampled"] > 0'
-	check 'k["sockets"]["server"]["sends_sampled"] > 0'
+	check 'k["sockets"]["server"]["sndq_samples"] > 0'
 }
 
 @test "switch and wakeup counts agree with bpftrace" {

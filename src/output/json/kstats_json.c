@@ -127,7 +127,7 @@ static json_t *sock_side_json(const struct ks_sock_side *s)
 			 "data_ready_sampled", (json_int_t)s->data_ready,
 			 "rq_bytes", ks_hist_json(&s->rq_bytes, "bytes"),
 			 "rcvbuf_max", (json_int_t)s->rcvbuf_max,
-			 "sends_sampled", (json_int_t)s->sends,
+			 "sndq_samples", (json_int_t)s->sends,
 			 "wmem_queued_avg", (json_int_t)s->wmem_avg,
 			 "wmem_queued_max", (json_int_t)s->wmem_max,
 			 "sndbuf_max", (json_int_t)s->sndbuf_max,

@@ -99,7 +99,7 @@ static void print_profile(FILE *f, const struct run_result *r,
 	fprintf(f, "%s\n", shown ? "" : " none");
 	snprintf(text, sizeof(text),
 		 "rcv queue p99 %llu max %llu B (rcvbuf %llu), "
-		 "sndbuf full %.1f %% of sends",
+		 "sndbuf full in %.1f %% of samples",
 		 (unsigned long long)k.sock_rq_p99_bytes,
 		 (unsigned long long)k.sock_rq_max_bytes,
 		 (unsigned long long)k.rcvbuf_max, k.sndbuf_full_pct);

@@ -145,7 +145,7 @@ static void print_socks(FILE *f, const struct kstats *k)
 
 	/* Two lines: one would pass 100 columns with large queues. */
 	fprintf(f, "  rcvq    : p99/max cli %s/%s srv %s/%s, largest rcvbuf %s\n"
-		"  sndq    : full at %.2f%% of sends; socket memory pressure"
+		"  sndq    : full in %.2f%% of samples; socket memory pressure"
 		" events %" PRIu64 "\n",
 		fmt_bytes(a, sizeof(a), c->rq_bytes.p99),
 		fmt_bytes(b, sizeof(b), c->rq_bytes.max),
