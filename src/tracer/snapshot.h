@@ -3,9 +3,11 @@
 #ifndef CHATBENCH_SNAPSHOT_H
 #define CHATBENCH_SNAPSHOT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct bpf_program;
+struct cb_stealer;
 struct ks_snap;
 struct ks_stealer;
 struct sched_bpf;
@@ -21,9 +23,15 @@ struct snap_src {
 	uint64_t (*progress)(void *arg);	/* messages so far, or NULL */
 	void *progress_arg;
 	int sndq_fd;			/* program sampling the send queues */
+	uint32_t *keys;			/* CB_MAX_STEALERS, for batch reads */
+	struct cb_stealer *vals;
 };
 
-void snap_take(const struct snap_src *src, struct ks_snap *s);
+/*
+ * With progs, the programs' run-time statistics too (a syscall each:
+ * only at the edges of a run, which is all the record needs).
+ */
+void snap_take(const struct snap_src *src, struct ks_snap *s, bool progs);
 /* Maxima cannot be differenced: zero them as the run starts. */
 void snap_reset_maxima(const struct snap_src *src);
 void snap_copy(struct ks_snap *dst, const struct ks_snap *src);

@@ -333,7 +333,13 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 		.progress = opts->progress,
 		.progress_arg = opts->progress_arg,
 		.sndq_fd = bpf_program__fd(t->sock->progs.sample_send_queues),
+		.keys = calloc(CB_MAX_STEALERS, sizeof(*t->src.keys)),
+		.vals = calloc(CB_MAX_STEALERS, sizeof(*t->src.vals)),
 	};
+	if (!t->src.keys || !t->src.vals) {
+		fmt_err(err, errlen, "out of memory");
+		goto fail;
+	}
 	/* The kernel times programs only while an enable fd is open. */
 	t->stats_wanted = !getenv("CHATBENCH_BPF_NOSTATS");
 	if (t->stats_wanted)
@@ -393,7 +399,7 @@ static void *sampler_main(void *arg)
 		    ETIMEDOUT)
 			continue;
 		pthread_mutex_unlock(&t->lock);
-		snap_take(&t->src, &t->cur);
+		snap_take(&t->src, &t->cur, false);
 		add_interval(t, &t->prev, &t->cur);
 		tmp = t->prev;
 		t->prev = t->cur;
@@ -414,7 +420,7 @@ int trace_run_begin(struct trace *t)
 	if (!t || t->running)
 		return -1;
 	t->nr_iv = 0;
-	snap_take(&t->src, &t->begin);
+	snap_take(&t->src, &t->begin, true);
 	snap_reset_maxima(&t->src);
 	t->running = true;
 	if (!t->opts.interval_ms)
@@ -467,7 +473,7 @@ struct kstats *trace_run_end(struct trace *t)
 		return NULL;
 	/* The sampler notices at once; its last interval ends before ours. */
 	stop_sampler(t);
-	snap_take(&t->src, &t->end);
+	snap_take(&t->src, &t->end, true);
 	t->running = false;
 	if (t->opts.interval_ms)
 		add_interval(t, &t->prev, &t->end);
@@ -507,6 +513,8 @@ void trace_close(struct trace *t)
 	ks_snap_free(&t->cur);
 	ks_snap_free(&t->end);
 	free(t->iv);
+	free(t->src.keys);
+	free(t->src.vals);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
