@@ -161,6 +161,8 @@ struct cb_role_stats {
 	__u64 offcpu_invol_ns;
 	__u64 rq_lat_max_ns;		/* user space zeroes it at run begin */
 	__u64 stolen_ns;		/* ran while a subject waited here */
+	__u64 stopped_ns;		/* job control or ptrace stop, to wakeup */
+	__u64 frozen_ns;		/* cgroup freezer, to wakeup */
 };
 
 /*
@@ -248,7 +250,27 @@ struct cb_task_slot {
 	__u8 role;
 	__u8 invol;		/* last switch-out was involuntary */
 	__u8 blocked;		/* asleep since ts_off, not yet woken */
-	__u8 __pad;
+	__u8 stop;		/* CB_STOP_* it was switched out in */
+};
+
+/* How a blocked thread was switched out: asleep, stopped, or frozen. */
+enum cb_stop_kind { CB_STOP_NONE, CB_STOP_STOPPED, CB_STOP_FROZEN };
+
+/*
+ * The last stopping signal (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) sent to
+ * the client's or the server's process, who sent it, and how long the
+ * process stayed stopped (until SIGCONT), so that a stop can be named
+ * with its length and its sender.  Indexed by CB_SIDE_CLIENT (chat_c) and
+ * CB_SIDE_SERVER.
+ */
+struct cb_stop_signal {
+	__u64 count;		/* stopping signals sent in all */
+	__u64 ts;		/* the last one, CLOCK_MONOTONIC */
+	__u64 stopped_ns;	/* stop to SIGCONT, summed */
+	__u64 stopped_since;	/* stopped now, since then; 0: not */
+	__u32 sender_pid;	/* process (tgid) that sent it, 0: kernel */
+	__u32 sig;
+	char sender_comm[16];
 };
 
 /* Outsiders that held a CPU while a subject waited: hash keyed by pid. */

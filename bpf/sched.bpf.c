@@ -20,7 +20,15 @@
 char LICENSE[] SEC("license") = "GPL";
 
 #define TASK_RUNNING	0
+#define __TASK_STOPPED	0x04
+#define __TASK_TRACED	0x08
 #define TASK_DEAD	0x80
+/* Since 6.1, f5d39b020809 ("freezer,sched: Rewrite core freezer logic"). */
+#define TASK_FROZEN	0x8000
+#define SIGCONT		18
+#define SIGSTOP		19
+#define SIGTTOU		22
+#define SIGTSTP		20
 
 /*
  * The processes traced.  In .bss so that user space can set them through
@@ -30,6 +38,8 @@ volatile __u32 client_tgid;
 volatile __u32 server_tgid;
 
 struct cb_cpu_state cpu_state[CB_MAX_CPUS];
+/* The last stopping signal to chat_c and to chat_s (user space reads). */
+struct cb_stop_signal stop_signal[CB_NR_SIDES];
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -239,6 +249,9 @@ static __always_inline void switch_out(struct task_struct *p, __u32 pid,
 		}
 		s->invol = 0;
 		s->blocked = 1;
+		s->stop = state & TASK_FROZEN ? CB_STOP_FROZEN :
+			  state & (__TASK_STOPPED | __TASK_TRACED) ?
+			  CB_STOP_STOPPED : CB_STOP_NONE;
 		s->ts_enq = 0;
 		/* Leaving this CPU to sleep: queued nowhere. */
 		if (s->queued_cpu == cpu + 1)
@@ -421,10 +434,15 @@ static __always_inline int on_wakeup(struct task_struct *p, bool new,
 		rs->cross_cpu_wakeups++;
 	if (s->blocked && s->ts_off) {
 		d = now - s->ts_off;
-		if (d > 0)
+		if (d > 0 && s->stop == CB_STOP_STOPPED)
+			rs->stopped_ns += d;
+		else if (d > 0 && s->stop == CB_STOP_FROZEN)
+			rs->frozen_ns += d;
+		else if (d > 0)
 			rs->blocked_ns += d;
 	}
 	s->blocked = 0;
+	s->stop = CB_STOP_NONE;
 	/*
 	 * A task woken while still on its CPU (it woke itself from softirq,
 	 * or was woken before it got to schedule()) waits for nothing:
@@ -508,6 +526,47 @@ static __always_inline int on_softirq(__u32 vec, bool entry)
 		st->softirq_ns[vec] += d;
 		st->softirq_cnt[vec]++;
 	}
+	return 0;
+}
+
+/*
+ * A stopping signal sent to the client's or the server's process: the
+ * stop itself shows in the threads' stopped time; this says who sent it.
+ * Signals are rare, so the hook costs nothing a run can see.
+ */
+static __always_inline int on_signal(int sig, struct task_struct *task,
+				     const bool btf)
+{
+	struct cb_stop_signal *ss;
+	__u64 now;
+	__u32 tgid;
+
+	if (sig != SIGSTOP && sig != SIGCONT &&
+	    (sig < SIGTSTP || sig > SIGTTOU))
+		return 0;
+	tgid = CB_RD(btf, task, tgid);
+	if (!tgid)
+		return 0;
+	if (tgid == client_tgid)
+		ss = &stop_signal[CB_SIDE_CLIENT];
+	else if (tgid == server_tgid)
+		ss = &stop_signal[CB_SIDE_SERVER];
+	else
+		return 0;
+	now = bpf_ktime_get_ns();
+	if (sig == SIGCONT) {
+		if (ss->stopped_since && now > ss->stopped_since)
+			ss->stopped_ns += now - ss->stopped_since;
+		ss->stopped_since = 0;
+		return 0;
+	}
+	if (!ss->stopped_since)
+		ss->stopped_since = now;
+	ss->count++;
+	ss->ts = now;
+	ss->sig = sig;
+	ss->sender_pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(ss->sender_comm, sizeof(ss->sender_comm));
 	return 0;
 }
 
@@ -595,4 +654,18 @@ SEC("raw_tp/softirq_exit")
 int BPF_PROG(raw_softirq_exit, unsigned int vec)
 {
 	return on_softirq(vec, false);
+}
+
+SEC("tp_btf/signal_generate")
+int BPF_PROG(btf_signal_generate, int sig, struct kernel_siginfo *info,
+	     struct task_struct *task)
+{
+	return on_signal(sig, task, true);
+}
+
+SEC("raw_tp/signal_generate")
+int BPF_PROG(raw_signal_generate, int sig, struct kernel_siginfo *info,
+	     struct task_struct *task)
+{
+	return on_signal(sig, task, false);
 }

@@ -38,7 +38,27 @@
 	  "never named alone: without other evidence it is a guess")	\
 	X(STEAL, "hypervisor_steal", "the hypervisor took CPU time",	\
 	  "the host ran something else on this VM's CPUs",		\
-	  "steal time far above the other runs'")
+	  "steal time far above the other runs'")			\
+	X(CPU_QUOTA, "cpu_quota", "a CPU quota throttled the benchmark",	\
+	  "the cgroup of chat_c or chat_s used up its CPU quota and sat "\
+	  "throttled",							\
+	  "throttled time (cgroup cpu.stat) far above the other runs'")	\
+	X(STOPPED, "stopped", "the benchmark was stopped",		\
+	  "chat_c or chat_s was stopped (job control, ptrace) or frozen",\
+	  "stopped or frozen time far above the other runs', with the "	\
+	  "stopping signal's sender when the kernel says")		\
+	X(TCP_RETRANS, "tcp_retransmits", "TCP retransmitted",		\
+	  "segments were lost and sent again, or a retransmission "	\
+	  "timer fired",						\
+	  "retransmitted segments or timeouts (/proc/net/snmp, netstat) "\
+	  "far above the other runs'")					\
+	X(MEMORY_PRESSURE, "memory_pressure", "memory ran short",	\
+	  "tasks stalled on memory: reclaim, major page faults",	\
+	  "PSI memory stall time, major faults of chat_c and chat_s, or "\
+	  "direct reclaim stalls far above the other runs'")		\
+	X(CPU_FREQ, "cpu_frequency", "the CPUs ran at a lower clock",	\
+	  "the CPUs' clock was lower than in the other runs",		\
+	  "mean CPU clock (cpufreq) 10 % or more below the other runs'")
 
 #define CAUSE_ENUM(id, name, words, meaning, evidence) CAUSE_##id,
 enum cause_kind {

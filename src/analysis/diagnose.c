@@ -46,7 +46,9 @@
 	X(wall_s) X(wakeups_per_s) X(xcpu_pct) X(invol_per_s)		\
 	X(invol_per_msg) X(migrations_per_s) X(idle_pct) X(softirq_pct)	\
 	X(net_rx_pct) X(outsider_pct) X(steal_pct) X(sndbuf_full_pct)	\
-	X(oncpu_s) X(runnable_s) X(blocked_s) X(tp)
+	X(oncpu_s) X(runnable_s) X(blocked_s) X(tp) X(throttled_pct)	\
+	X(stopped_pct) X(retrans_per_s) X(rto_per_s) X(psi_mem_pct)	\
+	X(majflt_per_s) X(allocstall_per_s) X(freq_mhz)
 #define KF_U64S(X)							\
 	X(rq_p50_ns) X(rq_p99_ns) X(rq_max_ns) X(ksoftirqd_p99_ns)	\
 	X(sock_rq_p99_bytes) X(sock_rq_max_bytes) X(rcvbuf_max)		\
@@ -236,10 +238,38 @@ static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
 	bool idle_up = far_above(s->idle_pct, r->idle_pct, d->idle_pct, 10);
 	bool outsider = far_above(s->outsider_pct, r->outsider_pct,
 				  d->outsider_pct, 5);
+	bool quota = far_above(s->throttled_pct, r->throttled_pct,
+			       d->throttled_pct, 5);
+	bool stopped = far_above(s->stopped_pct, r->stopped_pct,
+				 d->stopped_pct, 5);
 	unsigned int ev = 0;
 	uint64_t waited;
 
-	if (outsider)
+	if (quota)
+		ev |= EV(CPU_QUOTA);
+	if (stopped)
+		ev |= EV(STOPPED);
+	if (far_above(s->retrans_per_s, r->retrans_per_s, d->retrans_per_s,
+		      10) ||
+	    far_above(s->rto_per_s, r->rto_per_s, d->rto_per_s, 1))
+		ev |= EV(TCP_RETRANS);
+	if (far_above(s->psi_mem_pct, r->psi_mem_pct, d->psi_mem_pct, 2) ||
+	    far_above(s->majflt_per_s, r->majflt_per_s, d->majflt_per_s, 50) ||
+	    far_above(s->allocstall_per_s, r->allocstall_per_s,
+		      d->allocstall_per_s, 5))
+		ev |= EV(MEMORY_PRESSURE);
+	if (s->freq_mhz > 0 && r->freq_mhz > 0 &&
+	    s->freq_mhz <= 0.9 * r->freq_mhz &&
+	    r->freq_mhz - s->freq_mhz >= EVIDENCE_SDS * d->freq_mhz)
+		ev |= EV(CPU_FREQ);
+	/*
+	 * A throttled or stopped process leaves the CPUs idle and its
+	 * threads' waits out of shape; only a cause outside the benchmark
+	 * explains that, so the contention tests below are not asked.
+	 */
+	outsider = outsider || quota || stopped;
+
+	if (far_above(s->outsider_pct, r->outsider_pct, d->outsider_pct, 5))
 		ev |= EV(OUTSIDER_CPU);
 	if (far_above(s->steal_pct, r->steal_pct, d->steal_pct, 3))
 		ev |= EV(STEAL);
@@ -367,6 +397,52 @@ static void describe_contention(struct diag_cause *c, const struct kstats *k,
 		 cpus);
 }
 
+static const char *const side_names[CB_NR_SIDES] = {
+	[CB_SIDE_CLIENT] = "chat_c", [CB_SIDE_SERVER] = "chat_s",
+};
+
+static void describe_quota(struct diag_cause *c, const struct kstats *k,
+			   const struct kfigures *s, const struct kfigures *r)
+{
+	const struct ks_proc *p = &k->proc[s->throttled_side & 1];
+	char quota[64] = "no quota at the run's end";
+
+	if (p->quota_us >= 0 && p->period_us)
+		snprintf(quota, sizeof(quota),
+			 "quota %.0f ms per %.0f ms, %.2f CPU",
+			 p->quota_us / 1e3, p->period_us / 1e3,
+			 (double)p->quota_us / (double)p->period_us);
+	snprintf(c->task, sizeof(c->task), "%s",
+		 side_names[s->throttled_side & 1]);
+	c->pid = p->pid;
+	snprintf(c->text, sizeof(c->text),
+		 "CPU quota: %s (pid %d) in cgroup %s (%s) was throttled in %llu of %llu periods, %.1f s in all: %.0f %% of all CPU time vs %.0f %% in the other runs",
+		 side_names[s->throttled_side & 1], (int)p->pid, p->cgroup, quota,
+		 (unsigned long long)p->throttled_periods,
+		 (unsigned long long)p->periods, (double)p->throttled_ns / 1e9,
+		 s->throttled_pct, r->throttled_pct);
+}
+
+static void describe_stopped(struct diag_cause *c, const struct kstats *k,
+			     const struct kfigures *s,
+			     const struct kfigures *r)
+{
+	const struct ks_proc *p = &k->proc[s->stopped_side & 1];
+	char who[96] = "";
+
+	if (p->stop_signals)
+		snprintf(who, sizeof(who), " by signal %d from %s (pid %d)",
+			 p->stop_sig, p->stop_sender_comm[0] ?
+			 p->stop_sender_comm : "?", (int)p->stop_sender);
+	snprintf(c->task, sizeof(c->task), "%s",
+		 side_names[s->stopped_side & 1]);
+	c->pid = p->pid;
+	snprintf(c->text, sizeof(c->text),
+		 "%s (pid %d) was stopped%s for %.2f s, %.0f %% of the run vs %.0f %% in the other runs",
+		 side_names[s->stopped_side & 1], (int)p->pid, who, (double)p->stopped_ns / 1e9,
+		 s->stopped_pct, r->stopped_pct);
+}
+
 static void describe(struct diag_cause *c, const struct kstats *k,
 		     const struct kfigures *s, const struct kfigures *r)
 {
@@ -428,6 +504,47 @@ static void describe(struct diag_cause *c, const struct kstats *k,
 			 "the hypervisor took the virtual CPUs: steal %.1f %% of all CPU time vs %.1f %%",
 			 s->steal_pct, r->steal_pct);
 		break;
+	case CAUSE_CPU_QUOTA:
+		c->figure = "throttled_pct";
+		c->now = s->throttled_pct;
+		c->base = r->throttled_pct;
+		describe_quota(c, k, s, r);
+		break;
+	case CAUSE_STOPPED:
+		c->figure = "stopped_pct";
+		c->now = s->stopped_pct;
+		c->base = r->stopped_pct;
+		describe_stopped(c, k, s, r);
+		break;
+	case CAUSE_TCP_RETRANS:
+		c->figure = "retrans_per_s";
+		c->now = s->retrans_per_s;
+		c->base = r->retrans_per_s;
+		snprintf(c->text, sizeof(c->text),
+			 "TCP retransmissions: %llu segments sent again (%.0f/s vs %.0f/s in the other runs) and %llu retransmission timeouts (%.1f/s vs %.1f/s)",
+			 (unsigned long long)k->sys.retrans_segs,
+			 s->retrans_per_s, r->retrans_per_s,
+			 (unsigned long long)k->sys.rto_timeouts, s->rto_per_s,
+			 r->rto_per_s);
+		break;
+	case CAUSE_MEMORY_PRESSURE:
+		c->figure = "psi_mem_pct";
+		c->now = s->psi_mem_pct;
+		c->base = r->psi_mem_pct;
+		snprintf(c->text, sizeof(c->text),
+			 "memory pressure: some task stalled on memory %.1f %% of the run vs %.1f %%, major faults of chat_c and chat_s %.0f/s vs %.0f/s, direct reclaim stalls %.0f/s vs %.0f/s",
+			 s->psi_mem_pct, r->psi_mem_pct, s->majflt_per_s,
+			 r->majflt_per_s, s->allocstall_per_s,
+			 r->allocstall_per_s);
+		break;
+	case CAUSE_CPU_FREQ:
+		c->figure = "freq_mhz";
+		c->now = s->freq_mhz;
+		c->base = r->freq_mhz;
+		snprintf(c->text, sizeof(c->text),
+			 "the CPUs ran slower: mean clock %.0f MHz vs %.0f MHz in the other runs",
+			 s->freq_mhz, r->freq_mhz);
+		break;
 	case CAUSE_BENCHMARK_WORK:
 	default:
 		break;
@@ -487,7 +604,18 @@ static void rank_causes(const struct diag_run *run, const struct kfigures *s,
 		add_share(v, CAUSE_STEAL, x[X_STEAL] / total);
 	if (ev & EV(SOFTIRQ))
 		add_share(v, CAUSE_SOFTIRQ, x[X_SOFTIRQ] / total);
-	if (ev & EV(SOCKET_BACKPRESSURE))
+	if (ev & EV(STOPPED))
+		add_share(v, CAUSE_STOPPED, (x[X_IDLE] + x[X_WORK]) / total);
+	else if (ev & EV(CPU_QUOTA))
+		add_share(v, CAUSE_CPU_QUOTA, (x[X_IDLE] + x[X_WORK]) / total);
+	else if (ev & EV(TCP_RETRANS))
+		add_share(v, CAUSE_TCP_RETRANS, (x[X_IDLE] + x[X_WORK]) / total);
+	else if (ev & EV(MEMORY_PRESSURE))
+		add_share(v, CAUSE_MEMORY_PRESSURE,
+			  (x[X_IDLE] + x[X_WORK]) / total);
+	else if (ev & EV(CPU_FREQ))
+		add_share(v, CAUSE_CPU_FREQ, x[X_WORK] / total);
+	else if (ev & EV(SOCKET_BACKPRESSURE))
 		add_share(v, CAUSE_SOCKET_BACKPRESSURE,
 			  (x[X_IDLE] + x[X_WORK]) / total);
 	else if (ev & EV(SCHED_CONTENTION))

@@ -76,7 +76,10 @@ static void dip_cause(const struct kstats *k, size_t from, size_t to,
 		      const struct steady *st, struct diag_dip *d)
 {
 	const struct ks_stealer *top = NULL;
-	uint64_t dur = 0, idle = 0, sirq = 0, rq = 0;
+	const struct ks_proc *p;
+	int side;
+	uint64_t dur = 0, idle = 0, sirq = 0, rq = 0, stopped = 0, thr = 0;
+	uint64_t retrans = 0, psi_mem = 0;
 	double idle_pct, sirq_pct, top_pct = 0;
 	char a[24], b[24];
 	size_t i;
@@ -85,6 +88,10 @@ static void dip_cause(const struct kstats *k, size_t from, size_t to,
 		const struct ks_interval *iv = &k->interval[i];
 
 		dur += iv->duration_ns;
+		stopped += iv->stopped_ns;
+		thr += iv->throttled_ns;
+		retrans += iv->retrans_segs;
+		psi_mem += iv->psi_mem_some_us;
 		idle += iv->idle_ns;
 		sirq += iv->softirq_ns;
 		if (iv->rq_p99_ns > rq)
@@ -99,7 +106,36 @@ static void dip_cause(const struct kstats *k, size_t from, size_t to,
 		top_pct = 100.0 * (double)top->ns * (double)(to - from) /
 			  ((double)dur * k->ncpus);
 	d->kind = -1;
-	if (top_pct >= 25) {
+	if (stopped * 4 >= dur) {
+		d->kind = CAUSE_STOPPED;
+		side = k->proc[1].stopped_ns > k->proc[0].stopped_ns;
+		p = &k->proc[side];
+		snprintf(d->why, sizeof(d->why),
+			 "%s (pid %d) was stopped for %.2f s of it%s%s%s",
+			 side ? "chat_s" : "chat_c", (int)p->pid,
+			 (double)stopped / 1e9,
+			 p->stop_signals ? " (stopping signal from " : "",
+			 p->stop_signals ? p->stop_sender_comm : "",
+			 p->stop_signals ? ")" : "");
+	} else if (thr * 4 >= dur * k->ncpus) {
+		d->kind = CAUSE_CPU_QUOTA;
+		side = k->proc[1].throttled_ns > k->proc[0].throttled_ns;
+		p = &k->proc[side];
+		snprintf(d->why, sizeof(d->why),
+			 "the CPU quota of %s (pid %d, cgroup %s) throttled it for %.0f %% of the CPUs' time",
+			 side ? "chat_s" : "chat_c", (int)p->pid, p->cgroup,
+			 100.0 * (double)thr / ((double)dur * k->ncpus));
+	} else if (retrans >= 10) {
+		d->kind = CAUSE_TCP_RETRANS;
+		snprintf(d->why, sizeof(d->why),
+			 "TCP retransmitted %llu segments during it",
+			 (unsigned long long)retrans);
+	} else if (psi_mem * 1000 * 4 >= dur) {
+		d->kind = CAUSE_MEMORY_PRESSURE;
+		snprintf(d->why, sizeof(d->why),
+			 "tasks stalled on memory for %.0f %% of it",
+			 100.0 * (double)psi_mem * 1000 / (double)dur);
+	} else if (top_pct >= 25) {
 		d->kind = CAUSE_OUTSIDER_CPU;
 		snprintf(d->why, sizeof(d->why),
 			 "outsider %s (pid %d) took %.0f %% of the CPUs",
@@ -141,6 +177,27 @@ static double end_of(const struct ks_interval *iv)
 	return (double)(iv->start_ns + iv->duration_ns) / 1e9;
 }
 
+/*
+ * A dip lasts at least DIAG_DIP_MIN_INTERVALS intervals of the clock: a
+ * sampler that could not wake (chat_c itself stopped, or throttled)
+ * leaves one long interval where the clock went on, and that interval
+ * counts for as many as it spans.
+ */
+static bool long_enough(const struct kstats *k, size_t from, size_t to)
+{
+	uint64_t dur = 0, period = UINT64_MAX;
+	size_t i;
+
+	for (i = from; i < to; i++)
+		dur += k->interval[i].duration_ns;
+	/* The clock's period: the shortest interval but the last, partial. */
+	for (i = 0; i + 1 < k->nr_intervals; i++)
+		if (k->interval[i].duration_ns < period)
+			period = k->interval[i].duration_ns;
+	return to - from >= DIAG_DIP_MIN_INTERVALS ||
+	       dur >= DIAG_DIP_MIN_INTERVALS * period;
+}
+
 static void find_dips(const struct kstats *k, size_t ramp, size_t drain,
 		      const struct steady *st, struct run_phases *p)
 {
@@ -160,7 +217,7 @@ static void find_dips(const struct kstats *k, size_t ramp, size_t drain,
 			lost += (p->median - k->interval[j].throughput) *
 				(double)k->interval[j].duration_ns / 1e9;
 		}
-		if (j - i >= DIAG_DIP_MIN_INTERVALS &&
+		if (long_enough(k, i, j) &&
 		    lost >= DIP_MIN_LOST_S * p->median) {
 			memset(d, 0, sizeof(*d));
 			d->from_s = (double)k->interval[i].start_ns / 1e9;

@@ -78,4 +78,25 @@ void kfigures_from(const struct kstats *k, struct kfigures *f)
 		f->pressure_events += s->exceed_buf_limit + s->rcvqueue_full;
 	}
 	f->sndbuf_full_pct = sends ? 100.0 * (double)full / (double)sends : 0;
+	for (i = 0; i < CB_NR_SIDES; i++) {
+		const struct ks_proc *p = &k->proc[i];
+		double thr = 100.0 * (double)p->throttled_ns / cpu_ns;
+		double stop = 100.0 * (double)p->stopped_ns /
+			      (double)k->wall_ns;
+
+		if (thr > f->throttled_pct) {
+			f->throttled_pct = thr;
+			f->throttled_side = i;
+		}
+		if (stop > f->stopped_pct) {
+			f->stopped_pct = stop;
+			f->stopped_side = i;
+		}
+		f->majflt_per_s += (double)p->majflt / f->wall_s;
+	}
+	f->retrans_per_s = (double)k->sys.retrans_segs / f->wall_s;
+	f->rto_per_s = (double)k->sys.rto_timeouts / f->wall_s;
+	f->psi_mem_pct = (double)k->sys.psi_mem_some_us / 1e4 / f->wall_s;
+	f->allocstall_per_s = (double)k->sys.allocstall / f->wall_s;
+	f->freq_mhz = (double)k->sys.freq_khz / 1e3;
 }

@@ -36,6 +36,23 @@ struct kfigures {
 	double sndbuf_full_pct;	/* send-queue samples finding it full */
 	uint64_t pressure_events;
 	double oncpu_s, runnable_s, blocked_s;	/* summed over subjects */
+	/*
+	 * The process (CB_SIDE_CLIENT: chat_c, CB_SIDE_SERVER: chat_s) whose
+	 * group was throttled most, and its throttled time as a share of all
+	 * CPUs' time; the one stopped longest (stopping signal to SIGCONT),
+	 * and that as a share of the run.
+	 */
+	int throttled_side;
+	double throttled_pct;
+	int stopped_side;
+	double stopped_pct;
+	/* The usual suspects: retransmissions, memory, the CPUs' clock. */
+	double retrans_per_s;	/* TCP segments retransmitted */
+	double rto_per_s;	/* retransmission timeouts */
+	double psi_mem_pct;	/* time some task stalled on memory */
+	double majflt_per_s;	/* major faults of chat_c and chat_s */
+	double allocstall_per_s;	/* direct reclaim stalls */
+	double freq_mhz;	/* mean CPU clock, 0: unknown */
 };
 
 void kfigures_from(const struct kstats *k, struct kfigures *f);

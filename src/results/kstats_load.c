@@ -57,11 +57,47 @@ static void load_roles(const json_t *roles, struct kstats *k)
 		ro->oncpu_ns = get_u64(o, "oncpu_ns");
 		ro->runnable_ns = get_u64(o, "runnable_ns");
 		ro->blocked_ns = get_u64(o, "blocked_ns");
+		ro->stopped_ns = get_u64(o, "stopped_ns");
+		ro->frozen_ns = get_u64(o, "frozen_ns");
 		ro->offcpu_vol_ns = get_u64(o, "offcpu_vol_ns");
 		ro->offcpu_invol_ns = get_u64(o, "offcpu_invol_ns");
 		ro->stolen_ns = get_u64(o, "stolen_ns");
 		load_hist(json_object_get(o, "rq_latency"), &ro->rq_lat, "ns");
 	}
+}
+
+static void load_proc(const json_t *o, struct ks_proc *p)
+{
+	const json_t *cg = json_object_get(o, "cgroup");
+	const json_t *st = json_object_get(o, "stops");
+	const char *str;
+
+	if (!json_is_object(o))
+		return;
+	p->pid = (pid_t)get_u64(o, "pid");
+	p->majflt = get_u64(o, "major_faults");
+	if (json_is_object(cg)) {
+		p->cg_valid = true;
+		p->cg_v2 = get_u64(cg, "version") == 2;
+		str = json_string_value(json_object_get(cg, "path"));
+		snprintf(p->cgroup, sizeof(p->cgroup), "%s", str ? str : "");
+		p->quota_us = json_integer_value(json_object_get(cg,
+								 "quota_us"));
+		p->period_us = get_u64(cg, "period_us");
+		p->periods = get_u64(cg, "periods");
+		p->throttled_periods = get_u64(cg, "throttled_periods");
+		p->throttled_ns = get_u64(cg, "throttled_ns");
+		p->psi_some_us = get_u64(cg, "psi_some_us");
+	}
+	if (!json_is_object(st))
+		return;
+	p->stop_signals = get_u64(st, "signals");
+	p->stopped_ns = get_u64(st, "stopped_ns");
+	p->stop_sig = (int)get_u64(st, "signal");
+	p->stop_sender = (pid_t)get_u64(st, "sender_pid");
+	str = json_string_value(json_object_get(st, "sender_comm"));
+	snprintf(p->stop_sender_comm, sizeof(p->stop_sender_comm), "%s",
+		 str ? str : "");
 }
 
 static int load_cpus(const json_t *cpus, struct kstats *k)
@@ -136,7 +172,7 @@ static void load_side(const json_t *o, struct ks_sock_side *s)
 
 struct kstats *kstats_from_json(const json_t *o)
 {
-	json_t *sock = json_object_get(o, "sockets");
+	json_t *sock = json_object_get(o, "sockets"), *procs, *sys;
 	struct kstats *k;
 
 	if (!json_is_object(o))
@@ -156,5 +192,16 @@ struct kstats *kstats_from_json(const json_t *o)
 	load_stealers(json_object_get(o, "stealers"), k);
 	load_side(json_object_get(sock, "client"), &k->sock[CB_SIDE_CLIENT]);
 	load_side(json_object_get(sock, "server"), &k->sock[CB_SIDE_SERVER]);
+	k->proc[CB_SIDE_CLIENT].quota_us = -1;
+	k->proc[CB_SIDE_SERVER].quota_us = -1;
+	sys = json_object_get(o, "system");
+	k->sys.retrans_segs = get_u64(sys, "tcp_retrans_segs");
+	k->sys.rto_timeouts = get_u64(sys, "tcp_rto_timeouts");
+	k->sys.psi_mem_some_us = get_u64(sys, "psi_memory_some_us");
+	k->sys.allocstall = get_u64(sys, "allocstall");
+	k->sys.freq_khz = get_u64(sys, "cpu_freq_khz");
+	procs = json_object_get(o, "processes");
+	load_proc(json_object_get(procs, "client"), &k->proc[CB_SIDE_CLIENT]);
+	load_proc(json_object_get(procs, "server"), &k->proc[CB_SIDE_SERVER]);
 	return k;
 }

@@ -138,6 +138,8 @@ static void roles_delta(struct kstats *k, const struct ks_snap *a,
 			o->oncpu_ns += rb->oncpu_ns - ra->oncpu_ns;
 			o->runnable_ns += rb->runnable_ns - ra->runnable_ns;
 			o->blocked_ns += rb->blocked_ns - ra->blocked_ns;
+			o->stopped_ns += rb->stopped_ns - ra->stopped_ns;
+			o->frozen_ns += rb->frozen_ns - ra->frozen_ns;
 			o->offcpu_vol_ns += rb->offcpu_vol_ns -
 					    ra->offcpu_vol_ns;
 			o->offcpu_invol_ns += rb->offcpu_invol_ns -
@@ -320,6 +322,58 @@ static void progs_delta(struct kstats *k, const struct ks_snap *a,
 				   ((double)k->wall_ns * k->ncpus);
 }
 
+static uint64_t u64_delta(uint64_t b, uint64_t a)
+{
+	return b > a ? b - a : 0;
+}
+
+/*
+ * The processes' throttling and stops over the run.  The group and its
+ * quota are the ones at the run's end (where a process moved into a
+ * quota between runs stays); the counters are the running totals'.
+ */
+static void procs_delta(struct kstats *k, const struct ks_snap *a,
+			const struct ks_snap *b)
+{
+	int i;
+
+	k->sys.retrans_segs = u64_delta(b->sys.retrans_segs,
+					a->sys.retrans_segs);
+	k->sys.rto_timeouts = u64_delta(b->sys.rto_timeouts,
+					a->sys.rto_timeouts);
+	k->sys.psi_mem_some_us = u64_delta(b->sys.psi_mem_some_us,
+					   a->sys.psi_mem_some_us);
+	k->sys.allocstall = u64_delta(b->sys.allocstall, a->sys.allocstall);
+	k->sys.freq_khz = b->sys.freq_khz;
+	for (i = 0; i < CB_NR_SIDES; i++) {
+		const struct ks_proc_snap *pa = &a->proc[i], *pb = &b->proc[i];
+		struct ks_proc *o = &k->proc[i];
+
+		o->pid = b->pid[i];
+		o->cg_valid = pb->cg_valid;
+		o->cg_v2 = pb->cg_v2;
+		memcpy(o->cgroup, pb->cgroup, sizeof(o->cgroup));
+		o->quota_us = pb->quota_us;
+		o->period_us = pb->period_us;
+		o->periods = u64_delta(pb->acc_periods, pa->acc_periods);
+		o->throttled_periods = u64_delta(pb->acc_throttled,
+						 pa->acc_throttled);
+		o->throttled_ns = u64_delta(pb->acc_throttled_ns,
+					    pa->acc_throttled_ns);
+		o->psi_some_us = u64_delta(pb->acc_psi_us, pa->acc_psi_us);
+		o->stop_signals = u64_delta(pb->stop.count, pa->stop.count);
+		o->stopped_ns = u64_delta(pb->acc_stopped_ns,
+					  pa->acc_stopped_ns);
+		o->majflt = u64_delta(pb->majflt, pa->majflt);
+		if (!o->stop_signals && !o->stopped_ns)
+			continue;
+		o->stop_sig = (int)pb->stop.sig;
+		o->stop_sender = (pid_t)pb->stop.sender_pid;
+		memcpy(o->stop_sender_comm, pb->stop.sender_comm,
+		       sizeof(o->stop_sender_comm));
+	}
+}
+
 struct kstats *kstats_from_snaps(const struct ks_snap *a,
 				 const struct ks_snap *b)
 {
@@ -337,6 +391,7 @@ struct kstats *kstats_from_snaps(const struct ks_snap *a,
 	k->wall_ns = b->t_ns - a->t_ns;
 	k->messages = b->messages - a->messages;
 	k->sock_sample_rate = 1;
+	procs_delta(k, a, b);
 	roles_delta(k, a, b);
 	cpus_delta(k, a, b);
 	k->nr_stealers = rank_stealers(k->stealer, KS_TOP_STEALERS, a, b);
@@ -372,6 +427,15 @@ void ks_interval_from_snaps(struct ks_interval *iv, const struct ks_snap *a,
 		for (v = 0; v < KS_NR_SOFTIRQS; v++)
 			iv->softirq_ns += sb->softirq_ns[v] - sa->softirq_ns[v];
 	}
+	for (i = 0; i < CB_NR_SIDES; i++) {
+		iv->throttled_ns += u64_delta(b->proc[i].acc_throttled_ns,
+					      a->proc[i].acc_throttled_ns);
+		iv->stopped_ns += u64_delta(b->proc[i].acc_stopped_ns,
+					    a->proc[i].acc_stopped_ns);
+	}
+	iv->retrans_segs = u64_delta(b->sys.retrans_segs, a->sys.retrans_segs);
+	iv->psi_mem_some_us = u64_delta(b->sys.psi_mem_some_us,
+					a->sys.psi_mem_some_us);
 	for (i = 0; i < CB_HIST_BUCKETS; i++) {
 		iv->rq_buckets[i] = (uint32_t)buckets[i];
 		count += buckets[i];

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "chatbench.h"
+#include "tracer/sysstat.h"
 
 #define KS_NR_ROLES		CB_NR_ROLES
 #define KS_NR_SOFTIRQS		10
@@ -38,6 +39,8 @@ struct ks_role {
 	uint64_t oncpu_ns;
 	uint64_t runnable_ns;
 	uint64_t blocked_ns;
+	uint64_t stopped_ns;	/* summed over the role's threads */
+	uint64_t frozen_ns;
 	uint64_t offcpu_vol_ns;
 	uint64_t offcpu_invol_ns;
 	uint64_t stolen_ns;	/* this role ran while a subject waited */
@@ -84,6 +87,55 @@ struct ks_missed {
 	uint64_t phantom_waiters;	/* corrected, not a loss */
 };
 
+/*
+ * One benchmark process's CPU controller (cgroup v1 "cpu" or v2) and its
+ * stopping signals, read at one instant.  The raw counters are the
+ * group's own; the acc_ totals run from the first snapshot on and carry
+ * on across a move to another group, so that a process moved into a
+ * quota between two runs is measured from the first snapshot after.
+ */
+struct ks_proc_snap {
+	bool cg_valid;		/* a CPU controller was found */
+	bool cg_v2;
+	char cgroup[160];	/* the group, as /proc/PID/cgroup names it */
+	int64_t quota_us;	/* CPU time per period; -1: no quota */
+	uint64_t period_us;
+	uint64_t nr_periods, nr_throttled, throttled_ns, psi_some_us;
+	uint64_t acc_periods, acc_throttled, acc_throttled_ns, acc_psi_us;
+	struct cb_stop_signal stop;	/* from the BPF side */
+	uint64_t acc_stopped_ns;	/* stopped so far, this one included */
+	uint64_t majflt;		/* major page faults so far */
+};
+
+/* What happened to a benchmark process as a whole during the run. */
+struct ks_proc {
+	pid_t pid;		/* 0: unknown (the server of another host) */
+	bool cg_valid;
+	bool cg_v2;
+	char cgroup[160];
+	int64_t quota_us;	/* -1: none */
+	uint64_t period_us;
+	uint64_t periods;	/* quota periods that elapsed */
+	uint64_t throttled_periods;
+	uint64_t throttled_ns;	/* time throttled, summed over periods */
+	uint64_t psi_some_us;	/* cgroup v2 cpu.pressure "some" */
+	uint64_t stop_signals;	/* SIGSTOP and kin sent during the run */
+	uint64_t stopped_ns;	/* stopped (signal to SIGCONT) in the run */
+	int stop_sig;
+	pid_t stop_sender;	/* who sent the last one; 0: the kernel */
+	char stop_sender_comm[16];
+	uint64_t majflt;	/* major page faults */
+};
+
+/* The machine's usual suspects over the run (tracer/sysstat.h). */
+struct ks_sys {
+	uint64_t retrans_segs;		/* this network namespace's TCP */
+	uint64_t rto_timeouts;
+	uint64_t psi_mem_some_us;	/* some task stalled on memory */
+	uint64_t allocstall;		/* direct reclaim stalls */
+	uint64_t freq_khz;		/* mean CPU clock at the end, 0: ? */
+};
+
 struct ks_prog {
 	char name[32];
 	uint64_t run_time_ns;
@@ -100,6 +152,10 @@ struct ks_interval {
 	uint64_t rq_p99_ns;
 	uint64_t idle_ns;
 	uint64_t softirq_ns;
+	uint64_t throttled_ns;	/* both processes' quota throttling */
+	uint64_t stopped_ns;	/* the processes stopped (signal to SIGCONT) */
+	uint64_t retrans_segs;
+	uint64_t psi_mem_some_us;
 	struct ks_stealer top;	/* top.ns == 0: none */
 	uint32_t rq_buckets[CB_HIST_BUCKETS];	/* subject roles together */
 };
@@ -115,6 +171,8 @@ struct kstats {
 	int nr_stealers;
 	uint64_t stolen_total_ns;
 	struct ks_sock_side sock[CB_NR_SIDES];
+	struct ks_proc proc[CB_NR_SIDES];	/* chat_c, chat_s */
+	struct ks_sys sys;
 	unsigned int sock_sample_rate;		/* one event in N */
 	struct ks_missed missed;
 	struct ks_prog prog[KS_MAX_PROGS];
@@ -144,6 +202,9 @@ struct ks_snap {
 	struct ks_prog prog[KS_MAX_PROGS];
 	uint64_t recursion_misses[KS_MAX_PROGS];
 	int nr_progs;
+	pid_t pid[CB_NR_SIDES];
+	struct ks_proc_snap proc[CB_NR_SIDES];
+	struct ks_sys_snap sys;
 };
 
 /* Percentile p (0..100) of a histogram, interpolated inside its bucket. */

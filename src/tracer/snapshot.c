@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "chatbench.h"
+#include "tracer/cgroup.h"
 #include "tracer/kstats.h"
 #include "tracer/snapshot.h"
 #include "util/timeutil.h"
@@ -71,7 +72,29 @@ static void snap_progs(const struct snap_src *src, struct ks_snap *s)
 	}
 }
 
-void snap_take(const struct snap_src *src, struct ks_snap *s, bool progs)
+/* The processes' stops (from the BPF side) and CPU controllers. */
+static void snap_procs(const struct snap_src *src, struct ks_snap *s,
+		       const struct ks_snap *prev)
+{
+	const struct cb_stop_signal *ss = src->sched->bss->stop_signal;
+	int i;
+
+	for (i = 0; i < CB_NR_SIDES; i++) {
+		struct ks_proc_snap *p = &s->proc[i];
+
+		s->pid[i] = src->pid[i];
+		p->stop = ss[i];
+		p->acc_stopped_ns = p->stop.stopped_ns;
+		if (p->stop.stopped_since && s->t_ns > p->stop.stopped_since)
+			p->acc_stopped_ns += s->t_ns - p->stop.stopped_since;
+		cg_read(src->cg, src->pid[i], prev ? &prev->proc[i] : NULL, p);
+		p->majflt = proc_majflt(src->pid[i]);
+	}
+	sys_read(&s->sys);
+}
+
+void snap_take(const struct snap_src *src, struct ks_snap *s,
+	       const struct ks_snap *prev, bool progs)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, run);
 	const struct cb_cpu_state *cs = src->sched->bss->cpu_state;
@@ -92,6 +115,7 @@ void snap_take(const struct snap_src *src, struct ks_snap *s, bool progs)
 			s->sched[c].idle_ns += s->t_ns - start;
 	}
 	snap_stealers(src, s);
+	snap_procs(src, s, prev);
 	if (progs)
 		snap_progs(src, s);
 }
@@ -130,6 +154,9 @@ void snap_copy(struct ks_snap *dst, const struct ks_snap *src)
 	memcpy(dst->recursion_misses, src->recursion_misses,
 	       sizeof(dst->recursion_misses));
 	dst->nr_progs = src->nr_progs;
+	memcpy(dst->pid, src->pid, sizeof(dst->pid));
+	memcpy(dst->proc, src->proc, sizeof(dst->proc));
+	dst->sys = src->sys;
 }
 
 /*

@@ -5,8 +5,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
+
+#include "chatbench.h"
 
 struct bpf_program;
+struct cg_mounts;
 struct cb_stealer;
 struct ks_snap;
 struct ks_stealer;
@@ -25,13 +29,18 @@ struct snap_src {
 	int sndq_fd;			/* program sampling the send queues */
 	uint32_t *keys;			/* CB_MAX_STEALERS, for batch reads */
 	struct cb_stealer *vals;
+	pid_t pid[CB_NR_SIDES];		/* chat_c, chat_s (0: unknown) */
+	const struct cg_mounts *cg;
 };
 
 /*
- * With progs, the programs' run-time statistics too (a syscall each:
- * only at the edges of a run, which is all the record needs).
+ * The snapshot after prev (NULL: the first of a run, where the running
+ * totals start).  With progs, the programs' run-time statistics too (a
+ * syscall each: only at the edges of a run, which is all the record
+ * needs).
  */
-void snap_take(const struct snap_src *src, struct ks_snap *s, bool progs);
+void snap_take(const struct snap_src *src, struct ks_snap *s,
+	       const struct ks_snap *prev, bool progs);
 /* Maxima cannot be differenced: zero them as the run starts. */
 void snap_reset_maxima(const struct snap_src *src);
 void snap_copy(struct ks_snap *dst, const struct ks_snap *src);

@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 
 #include "chatbench.h"
+#include "tracer/cgroup.h"
 #include "tracer/kstats.h"
 #include "tracer/snapshot.h"
 #include "tracer/trace.h"
@@ -54,6 +55,7 @@
 struct trace {
 	struct trace_opts opts;
 	struct snap_src src;		/* what snapshots read */
+	struct cg_mounts cg;
 	struct sched_bpf *sched;
 	struct sock_bpf *sock;
 	const char *mode;
@@ -193,7 +195,8 @@ static void collect_progs(struct trace *t, struct bpf_object *obj)
 }
 
 /*
- * The program groups CHATBENCH_TRACE_PROGS names (all when unset): a knob
+ * The program groups CHATBENCH_TRACE_PROGS names (all when unset: sched,
+ * softirq, signal, sockmsg, sockrare): a knob
  * for measuring what each group costs, one at a time.  A program left out
  * is loaded but never attached; its figures stay zero.
  */
@@ -206,6 +209,7 @@ static const struct {
 	{ "sched", "sched_migrate_task" },
 	{ "softirq", "softirq_entry" }, { "softirq", "softirq_exit" },
 	{ "sockmsg", "sk_data_ready" },
+	{ "signal", "signal_generate" },
 	{ "sockrare", "sock_exceed_buf_limit" },
 	{ "sockrare", "sock_rcvqueue_full" },
 };
@@ -335,7 +339,10 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 		.sndq_fd = bpf_program__fd(t->sock->progs.sample_send_queues),
 		.keys = calloc(CB_MAX_STEALERS, sizeof(*t->src.keys)),
 		.vals = calloc(CB_MAX_STEALERS, sizeof(*t->src.vals)),
+		.pid = { opts->client_tgid, opts->server_tgid },
+		.cg = &t->cg,
 	};
+	cg_mounts_find(&t->cg);
 	if (!t->src.keys || !t->src.vals) {
 		fmt_err(err, errlen, "out of memory");
 		goto fail;
@@ -399,7 +406,7 @@ static void *sampler_main(void *arg)
 		    ETIMEDOUT)
 			continue;
 		pthread_mutex_unlock(&t->lock);
-		snap_take(&t->src, &t->cur, false);
+		snap_take(&t->src, &t->cur, &t->prev, false);
 		add_interval(t, &t->prev, &t->cur);
 		tmp = t->prev;
 		t->prev = t->cur;
@@ -420,7 +427,7 @@ int trace_run_begin(struct trace *t)
 	if (!t || t->running)
 		return -1;
 	t->nr_iv = 0;
-	snap_take(&t->src, &t->begin, true);
+	snap_take(&t->src, &t->begin, NULL, true);
 	snap_reset_maxima(&t->src);
 	t->running = true;
 	if (!t->opts.interval_ms)
@@ -473,7 +480,9 @@ struct kstats *trace_run_end(struct trace *t)
 		return NULL;
 	/* The sampler notices at once; its last interval ends before ours. */
 	stop_sampler(t);
-	snap_take(&t->src, &t->end, true);
+	/* prev: the last interval's snapshot, or begin's copy. */
+	snap_take(&t->src, &t->end, t->opts.interval_ms ? &t->prev : &t->begin,
+		  true);
 	t->running = false;
 	if (t->opts.interval_ms)
 		add_interval(t, &t->prev, &t->end);

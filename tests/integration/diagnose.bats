@@ -96,6 +96,95 @@ burner_in_run() {
 	burner_in_run 4
 }
 
+# Runs a series of 5 with run $1 disturbed by disturb.sh's $2 (quota or
+# stop) aimed at $3: the client (chat_c) or the server (chat_s).
+series_at() {
+	local k=$1 what=$2 who=$3 cpid spid target i
+	rm -f "$F"
+	"$CHAT_C" --local -q --trace -r 5 --pause 1000 -j "$F" 10 300 \
+		>"$BATS_TEST_TMPDIR/out" 2>&1 &
+	cpid=$!
+	for i in $(seq 100); do
+		spid=$(pgrep -P $cpid chat_s || true)
+		[ -n "$spid" ] && break
+		sleep 0.1
+	done
+	[ -n "$spid" ]
+	target=$cpid
+	[ "$who" = server ] && target=$spid
+	# A stop lands half a second into the run, after the 1 s pause.
+	STOP_AFTER=1.5 OUT="$BIN" "$DISTURB" "$F" "$k" "$what" "$target"
+	wait $cpid
+	output=$(cat "$BATS_TEST_TMPDIR/out")
+	show_runs
+}
+
+# The process's name as the verdict says it.
+name_of() {
+	[ "$1" = server ] && echo chat_s || echo chat_c
+}
+
+# A CPU quota of 40 % of one CPU on $2 during run $1: that run, and no
+# other, is slow, and its first cause is the throttling of that process.
+quota_in_run() {
+	local k=$1 who=$2 try ok=0
+	no_sanitizer
+	for try in 1 2; do
+		series_at "$k" quota "$who"
+		if jq -se --argjson k "$k" --arg p "$(name_of "$who")" '
+			[.[] | select(.run and .slow) | .run] == [$k] and
+			(.[] | select(.run == $k) | .causes[0].kind ==
+			 "cpu_quota" and .causes[0].task == $p)' "$F"; then
+			ok=1
+			break
+		fi
+	done
+	[ $ok -eq 1 ]
+	echo "$output" | grep -q "cpu_quota.*CPU quota: $(name_of "$who") (pid"
+	jq -se --argjson k "$k" '.[] | select(.run == $k) |
+		.kernel.processes.'"$who"'.cgroup | .quota_us == 40000 and
+		.throttled_periods > 0' "$F"
+}
+
+# SIGSTOP of $2 for 0.8 s in the middle of run $1: that run gets a dip or
+# a cause that says which process was stopped.
+stop_in_run() {
+	local k=$1 who=$2 try ok=0
+	no_sanitizer
+	for try in 1 2; do
+		series_at "$k" stop "$who"
+		if jq -se --argjson k "$k" --arg p "$(name_of "$who")" '
+			.[] | select(.run == $k) |
+			[(.dips // [])[], (.causes // [])[] |
+			 select(.kind == "stopped") | .sentence] |
+			any(startswith($p) or contains($p + " (pid"))' "$F"; then
+			ok=1
+			break
+		fi
+	done
+	[ $ok -eq 1 ]
+	# Who sent the signal: the kernel says, the record keeps it.
+	jq -se --argjson k "$k" '.[] | select(.run == $k) |
+		.kernel.processes.'"$who"'.stops | .signals >= 1 and
+		.signal == 19 and .stopped_ns > 500000000' "$F"
+}
+
+@test "a CPU quota on the server in run 3 of 5: named first, that run alone" {
+	quota_in_run 3 server
+}
+
+@test "a CPU quota on the client in run 2 of 5: named first, that run alone" {
+	quota_in_run 2 client
+}
+
+@test "SIGSTOP of the server for 0.8 s in run 3: the stop is named" {
+	stop_in_run 3 server
+}
+
+@test "SIGSTOP of the client for 0.8 s in run 4: the stop is named" {
+	stop_in_run 4 client
+}
+
 @test "tiny socket buffers during one run: socket backpressure is named" {
 	no_sanitizer
 	# Tiny buffers cost 7 to 30 % here, not always the margin a verdict

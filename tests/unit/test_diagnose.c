@@ -420,6 +420,102 @@ static void test_other_way_never_named(void **state)
 	assert_true(f->v.nothing_stands_out);
 }
 
+/*
+ * chat_s in a cgroup with a quota of 0.4 CPU: throttled most of the run,
+ * CPUs idle, run-queue waits shorter than usual.  The quota is named,
+ * never the contention the idle CPUs might suggest.
+ */
+static void test_quota_named(void **state)
+{
+	struct fixture *f = *state;
+	struct ks_proc *p = &f->k[5]->proc[CB_SIDE_SERVER];
+	int c;
+
+	p->pid = 321;
+	p->cg_valid = true;
+	snprintf(p->cgroup, sizeof(p->cgroup), "/chb_quota");
+	p->quota_us = 40000;
+	p->period_us = 100000;
+	p->periods = 10;
+	p->throttled_periods = 9;
+	p->throttled_ns = WALL_NS;
+	for (c = 0; c < NCPUS; c++)
+		f->k[5]->cpu[c].idle_ns = WALL_NS / 2;
+	judge_last(f, 100000);
+	assert_true(f->v.slow);
+	assert_int_equal(f->v.causes[0].kind, CAUSE_CPU_QUOTA);
+	assert_string_equal(f->v.causes[0].task, "chat_s");
+	assert_non_null(strstr(f->v.causes[0].text, "/chb_quota"));
+	assert_non_null(strstr(f->v.causes[0].text, "9 of 10 periods"));
+	for (c = 0; c < f->v.ncauses; c++)
+		assert_int_not_equal(f->v.causes[c].kind,
+				     CAUSE_SCHED_CONTENTION);
+}
+
+static void test_stopped_named_with_sender(void **state)
+{
+	struct fixture *f = *state;
+	struct ks_proc *p = &f->k[5]->proc[CB_SIDE_CLIENT];
+	int c;
+
+	p->pid = 77;
+	p->stop_signals = 1;
+	p->stopped_ns = WALL_NS * 4 / 10;
+	p->stop_sig = 19;
+	p->stop_sender = 88;
+	snprintf(p->stop_sender_comm, sizeof(p->stop_sender_comm), "bash");
+	for (c = 0; c < NCPUS; c++)
+		f->k[5]->cpu[c].idle_ns = WALL_NS / 2;
+	judge_last(f, 250000);
+	assert_true(f->v.slow);
+	assert_int_equal(f->v.causes[0].kind, CAUSE_STOPPED);
+	assert_string_equal(f->v.causes[0].task, "chat_c");
+	assert_non_null(strstr(f->v.causes[0].text, "from bash (pid 88)"));
+}
+
+static void test_retransmits_named(void **state)
+{
+	struct fixture *f = *state;
+	int c;
+
+	f->k[5]->sys.retrans_segs = 5000;
+	f->k[5]->sys.rto_timeouts = 40;
+	for (c = 0; c < NCPUS; c++)
+		f->k[5]->cpu[c].idle_ns = WALL_NS / 2;
+	judge_last(f, 250000);
+	assert_true(f->v.slow);
+	assert_int_equal(f->v.causes[0].kind, CAUSE_TCP_RETRANS);
+}
+
+static void test_memory_pressure_named(void **state)
+{
+	struct fixture *f = *state;
+	int c;
+
+	f->k[5]->sys.psi_mem_some_us = 300000;
+	f->k[5]->proc[CB_SIDE_SERVER].majflt = 2000;
+	for (c = 0; c < NCPUS; c++)
+		f->k[5]->cpu[c].idle_ns = WALL_NS / 2;
+	judge_last(f, 250000);
+	assert_true(f->v.slow);
+	assert_int_equal(f->v.causes[0].kind, CAUSE_MEMORY_PRESSURE);
+}
+
+/* The vocabulary: one table, every kind named, found by its name. */
+static void test_cause_table(void **state)
+{
+	int k;
+
+	(void)state;
+	for (k = 0; k < CAUSE_NR; k++) {
+		assert_non_null(cause_table[k].words);
+		assert_non_null(cause_table[k].meaning);
+		assert_non_null(cause_table[k].evidence);
+		assert_int_equal(cause_by_name(cause_table[k].name), k);
+	}
+	assert_int_equal(cause_by_name("no_such_cause"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -451,6 +547,15 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_other_way_never_named,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_quota_named, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_stopped_named_with_sender,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_retransmits_named, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_memory_pressure_named,
+						setup, teardown),
+		cmocka_unit_test(test_cause_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

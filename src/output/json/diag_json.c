@@ -35,7 +35,7 @@ static json_t *causes_json(const struct diag_verdict *v)
 				      "now", k->now, "baseline", k->base,
 				      "sentence", k->text);
 
-		if (o && k->kind == CAUSE_OUTSIDER_CPU) {
+		if (o && k->task[0]) {
 			json_object_set_new(o, "task", json_string(k->task));
 			json_object_set_new(o, "pid", json_integer(k->pid));
 		}

@@ -78,7 +78,8 @@ static json_t *roles_json(const struct kstats *k)
 		const struct ks_role *o = &k->role[r];
 
 		json_object_set_new(obj, role_name(r), json_pack(
-			"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:o}",
+			"{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+			"s:o}",
 			"wakeups", (json_int_t)o->wakeups,
 			"cross_cpu_wakeups", (json_int_t)o->cross_cpu_wakeups,
 			"vol_switches", (json_int_t)o->vol_switches,
@@ -87,6 +88,8 @@ static json_t *roles_json(const struct kstats *k)
 			"oncpu_ns", (json_int_t)o->oncpu_ns,
 			"runnable_ns", (json_int_t)o->runnable_ns,
 			"blocked_ns", (json_int_t)o->blocked_ns,
+			"stopped_ns", (json_int_t)o->stopped_ns,
+			"frozen_ns", (json_int_t)o->frozen_ns,
 			"offcpu_vol_ns", (json_int_t)o->offcpu_vol_ns,
 			"offcpu_invol_ns", (json_int_t)o->offcpu_invol_ns,
 			"stolen_ns", (json_int_t)o->stolen_ns,
@@ -152,6 +155,33 @@ static json_t *cost_json(const struct kstats *k)
 			 "cpu_share", k->bpf_cpu_share, "programs", progs);
 }
 
+/* chat_c or chat_s as a whole: its CPU controller and its stops. */
+static json_t *proc_json(const struct ks_proc *p)
+{
+	json_t *o = json_pack("{s:i,s:I}", "pid", (int)p->pid, "major_faults",
+			      (json_int_t)p->majflt);
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "cgroup", !p->cg_valid ? json_null() :
+		json_pack("{s:s,s:i,s:I,s:I,s:I,s:I,s:I,s:I}",
+			  "path", p->cgroup, "version", p->cg_v2 ? 2 : 1,
+			  "quota_us", (json_int_t)p->quota_us,
+			  "period_us", (json_int_t)p->period_us,
+			  "periods", (json_int_t)p->periods,
+			  "throttled_periods",
+			  (json_int_t)p->throttled_periods,
+			  "throttled_ns", (json_int_t)p->throttled_ns,
+			  "psi_some_us", (json_int_t)p->psi_some_us));
+	json_object_set_new(o, "stops", json_pack(
+		"{s:I,s:I,s:i,s:i,s:s}",
+		"signals", (json_int_t)p->stop_signals,
+		"stopped_ns", (json_int_t)p->stopped_ns,
+		"signal", p->stop_sig, "sender_pid", (int)p->stop_sender,
+		"sender_comm", p->stop_sender_comm));
+	return o;
+}
+
 static json_t *intervals_json(const struct kstats *k)
 {
 	json_t *arr = json_array();
@@ -161,7 +191,8 @@ static json_t *intervals_json(const struct kstats *k)
 		const struct ks_interval *iv = &k->interval[i];
 
 		json_array_append_new(arr, json_pack(
-			"{s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I,s:o,s:o}",
+			"{s:I,s:I,s:I,s:f,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,"
+			"s:o,s:o}",
 			"start_ns", (json_int_t)iv->start_ns,
 			"duration_ns", (json_int_t)iv->duration_ns,
 			"messages", (json_int_t)iv->messages,
@@ -171,6 +202,10 @@ static json_t *intervals_json(const struct kstats *k)
 			"rq_p99_ns", (json_int_t)iv->rq_p99_ns,
 			"idle_ns", (json_int_t)iv->idle_ns,
 			"softirq_ns", (json_int_t)iv->softirq_ns,
+			"throttled_ns", (json_int_t)iv->throttled_ns,
+			"stopped_ns", (json_int_t)iv->stopped_ns,
+			"retrans_segs", (json_int_t)iv->retrans_segs,
+			"psi_mem_some_us", (json_int_t)iv->psi_mem_some_us,
 			"rq_buckets", hist_buckets_json(NULL, iv->rq_buckets),
 			"top_stealer", iv->top.ns ? stealer_json(&iv->top) :
 						    json_null()));
@@ -180,7 +215,7 @@ static json_t *intervals_json(const struct kstats *k)
 
 json_t *kstats_to_json(const struct kstats *k)
 {
-	json_t *stealers;
+	json_t *stealers, *o, *procs;
 	int i;
 
 	if (!k)
@@ -188,7 +223,7 @@ json_t *kstats_to_json(const struct kstats *k)
 	stealers = json_array();
 	for (i = 0; i < k->nr_stealers; i++)
 		json_array_append_new(stealers, stealer_json(&k->stealer[i]));
-	return json_pack("{s:s,s:i,s:I,s:I,s:o,s:o,s:I,s:o,s:{s:i,s:o,s:o},"
+	o = json_pack("{s:s,s:i,s:I,s:I,s:o,s:o,s:I,s:o,s:{s:i,s:o,s:o},"
 			 "s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:o,s:o}",
 		"mode", k->mode ? k->mode : "",
 		"ncpus", k->ncpus,
@@ -212,4 +247,18 @@ json_t *kstats_to_json(const struct kstats *k)
 		"phantom_waiters", (json_int_t)k->missed.phantom_waiters,
 		"bpf_cost", cost_json(k),
 		"intervals", intervals_json(k));
+	if (!o)
+		return NULL;
+	procs = json_pack("{s:o,s:o}",
+			  "client", proc_json(&k->proc[CB_SIDE_CLIENT]),
+			  "server", proc_json(&k->proc[CB_SIDE_SERVER]));
+	json_object_set_new(o, "processes", procs);
+	json_object_set_new(o, "system", json_pack(
+		"{s:I,s:I,s:I,s:I,s:I}",
+		"tcp_retrans_segs", (json_int_t)k->sys.retrans_segs,
+		"tcp_rto_timeouts", (json_int_t)k->sys.rto_timeouts,
+		"psi_memory_some_us", (json_int_t)k->sys.psi_mem_some_us,
+		"allocstall", (json_int_t)k->sys.allocstall,
+		"cpu_freq_khz", (json_int_t)k->sys.freq_khz));
+	return o;
 }

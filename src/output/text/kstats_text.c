@@ -199,6 +199,48 @@ static void print_chart(FILE *f, const char *title, const struct ks_hist *h,
 	}
 }
 
+/*
+ * One line per process that had a CPU quota, was throttled or was
+ * stopped, and one for the machine's retransmissions and memory stalls:
+ * silent on the usual run, where none of it happens.
+ */
+static void print_procs(FILE *f, const struct kstats *k)
+{
+	static const char *const names[CB_NR_SIDES] = { "chat_c", "chat_s" };
+	int i;
+
+	for (i = 0; i < CB_NR_SIDES; i++) {
+		const struct ks_proc *p = &k->proc[i];
+		bool quota = p->cg_valid && p->quota_us >= 0 && p->period_us;
+
+		if (!quota && !p->throttled_ns && !p->stopped_ns &&
+		    !p->stop_signals)
+			continue;
+		fprintf(f, "  %-8s: pid %d", names[i], (int)p->pid);
+		if (quota)
+			fprintf(f, ", cgroup %s quota %.2f CPU", p->cgroup,
+				(double)p->quota_us / (double)p->period_us);
+		if (p->throttled_ns)
+			fprintf(f, ", throttled %" PRIu64 "/%" PRIu64
+				" periods %.2fs", p->throttled_periods,
+				p->periods, (double)p->throttled_ns / 1e9);
+		if (p->stopped_ns || p->stop_signals)
+			fprintf(f, ", stopped %.2fs (signal %d from %s[%d])",
+				(double)p->stopped_ns / 1e9, p->stop_sig,
+				p->stop_sender_comm, (int)p->stop_sender);
+		fputc('\n', f);
+	}
+	if (!k->sys.retrans_segs && !k->sys.rto_timeouts &&
+	    !k->sys.psi_mem_some_us && !k->sys.allocstall &&
+	    !k->proc[0].majflt && !k->proc[1].majflt)
+		return;
+	fprintf(f, "  system  : tcp retransmits %" PRIu64 " (timeouts %" PRIu64
+		"), memory stalls %.2fs, reclaim stalls %" PRIu64
+		", major faults %" PRIu64 "\n", k->sys.retrans_segs,
+		k->sys.rto_timeouts, (double)k->sys.psi_mem_some_us / 1e6,
+		k->sys.allocstall, k->proc[0].majflt + k->proc[1].majflt);
+}
+
 void kstats_print_text(FILE *f, const struct kstats *k, bool verbose)
 {
 	int r;
@@ -210,6 +252,7 @@ void kstats_print_text(FILE *f, const struct kstats *k, bool verbose)
 	print_cpus(f, k);
 	print_stealers(f, k);
 	print_socks(f, k);
+	print_procs(f, k);
 	if (!verbose)
 		return;
 	for (r = 0; r < KS_NR_ROLES; r++) {
