@@ -14,7 +14,12 @@
 #include "workload/client/server_info.h"
 #include "util/stats.h"
 
-#define CHATBENCH_SCHEMA_VERSION 1
+/*
+ * 2: the kernel object's sockets count send-queue samples (sndq_samples,
+ * was sends_sampled) and gain processes, system, stopped and frozen
+ * times; runs gain disturbed, evidence and phases, summaries verdict.
+ */
+#define CHATBENCH_SCHEMA_VERSION 2
 
 struct json_out;
 
