@@ -183,7 +183,7 @@ int main(int argc, char **argv)
 	struct json_out *json = NULL;
 	struct series *series = NULL;
 	struct trace *tracer = NULL;
-	char err[400], trace_state[320] = "off";
+	char err[400], trace_state[320] = "off", failure[400] = "";
 	struct study_io io = { .got_signal = &got_signal };
 	struct baseline *baseline = NULL;
 	FILE *text = stdout;
@@ -276,6 +276,8 @@ int main(int argc, char **argv)
 		snprintf(io.client_cpus, sizeof(io.client_cpus), "all");
 
 	io.baseline = baseline;
+	io.failure = failure;
+	io.failure_len = sizeof(failure);
 	for (i = 0; i < npoints && !client_stopped(ctx); i++) {
 		set_point(&o, &base, &series[i], i);
 		done++;
@@ -300,6 +302,10 @@ int main(int argc, char **argv)
 	rc = failed ? 1 : 0;
 	if (got_signal)
 		rc = 128 + got_signal;
+	/* The last line of a failed study is its reason. */
+	fflush(text);
+	if (*failure)
+		fprintf(stderr, "chat_c: %s\n", failure);
 	goto out;
 fail:
 	fprintf(stderr, "chat_c: %s\n", err);

@@ -70,6 +70,7 @@ struct run_result {
 	struct cpu_times cpu_server;	/* invalid when the server is unknown */
 	double steal_pct;	/* hypervisor steal, % of all CPUs' time */
 	bool ok;
+	bool interrupted;	/* by a signal: the counts are what was measured */
 	char error[320];
 	struct kstats *kernel;	/* NULL when untraced */
 	struct ks_hist *latency; /* message delivery latency, ns */
