@@ -25,6 +25,7 @@
 #include "output/html/report_html.h"
 #include "results/results.h"
 #include "workload/client/server_info.h"
+#include "study/clients.h"
 #include "study/study.h"
 #include "output/text/sweep_text.h"
 #include "tracer/trace.h"
@@ -242,6 +243,7 @@ int main(int argc, char **argv)
 			.cpus = o.server_cpus,
 			.pin = o.server_pin,
 			.timeout_ms = o.timeout_ms,
+			.clients = o.clients,
 		};
 
 		if (local_server_start(&ls, &o.addr, &la, err, sizeof(err)))
@@ -254,13 +256,15 @@ int main(int argc, char **argv)
 		server = o.server_pid;
 	else if (!server)
 		server = discover_server_tgid((uint16_t)o.port);
-	tracer = open_tracer(&o, ctx, server, trace_state, sizeof(trace_state));
-	if (!tracer && o.trace == TRACE_ON) {
+	/* Each client traces itself (and the server): not the parent. */
+	tracer = o.clients > 1 ? NULL :
+		 open_tracer(&o, ctx, server, trace_state, sizeof(trace_state));
+	if (!tracer && o.trace == TRACE_ON && o.clients < 2) {
 		snprintf(err, sizeof(err), "--trace: tracing is not possible: %s",
 			 trace_state + strlen("off: "));
 		goto fail;
 	}
-	if (!tracer && o.trace == TRACE_AUTO)
+	if (!tracer && o.trace == TRACE_AUTO && o.clients < 2)
 		fprintf(stderr, "chat_c: tracing %s\n", trace_state);
 	client_ctx_set_tracer(ctx, tracer);
 	client_ctx_set_server(ctx, server);
@@ -278,7 +282,9 @@ int main(int argc, char **argv)
 	io.baseline = baseline;
 	io.failure = failure;
 	io.failure_len = sizeof(failure);
-	for (i = 0; i < npoints && !client_stopped(ctx); i++) {
+	if (o.clients > 1 && clients_study(&o, server, &io))
+		failed = 1;
+	for (i = 0; o.clients < 2 && i < npoints && !client_stopped(ctx); i++) {
 		set_point(&o, &base, &series[i], i);
 		done++;
 		if (study_run_series(ctx, &o, &series[i], &io)) {

@@ -30,6 +30,7 @@ struct client_opts {
 	int messages;
 	int users;		/* per room: 20, the original's fixed size */
 	long runs;
+	int clients;		/* --clients: chat_c processes of one run */
 	unsigned int pause_ms;	/* idle time between runs */
 	int timeout_ms;
 	const char *json_path;

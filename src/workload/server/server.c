@@ -158,7 +158,8 @@ static void stop(struct srv *sv, int level, int *stopped)
 
 	if (level <= *stopped)
 		return;
-	if (!*stopped && stop_signal)
+	/* The --local server is quiet: an idle exit needs no word. */
+	if (!*stopped && stop_signal && (n || !sv->o->quiet))
 		srv_log("SIG%s: %s %u run%s in progress, then exiting",
 			sigabbrev_np(stop_signal), level > 1 ? "aborting" :
 			"finishing", n, n == 1 ? "" : "s");
