@@ -284,14 +284,15 @@ static void print_clients(FILE *f, const struct client_opts *o,
 static int json_run(const struct study_io *io, const struct child *c,
 		    unsigned int n, long k, const struct run_result *sum)
 {
-	json_t *arr = json_array();
 	unsigned int i;
+	json_t *arr;
 
 	if (!io->json)
 		return 0;
 	if (json_out_run(io->json, sum))
 		return -1;
-	for (i = 0; i < n; i++)
+	arr = json_array();
+	for (i = 0; arr && i < n; i++)
 		json_array_append(arr, run_of(&c[i], k)->json);
 	return json_out_set(io->json, (size_t)k, "clients", arr);
 }
