@@ -151,8 +151,9 @@ static void wait_children(struct child *c, unsigned int n,
 
 	while (alive) {
 		for (i = 0; i < n; i++) {
-			if (c[i].pid <= 0 ||
-			    waitpid(c[i].pid, &c[i].status, WNOHANG) != c[i].pid)
+			pid_t p = c[i].pid;
+
+			if (p <= 0 || waitpid(p, &c[i].status, WNOHANG) != p)
 				continue;
 			c[i].pid = -c[i].pid;
 			alive--;

@@ -131,8 +131,10 @@ static void release_group(struct sched *s, unsigned long g)
 			continue;
 		epoll_ctl(s->epfd, EPOLL_CTL_DEL, r->live.ctl, NULL);
 		for (i = 0; i < r->claimed; i++) {
-			epoll_ctl(s->epfd, EPOLL_CTL_DEL, r->users[i]->fd, NULL);
-			r->live.run->conns[i].fd = r->users[i]->fd;
+			int fd = r->users[i]->fd;
+
+			epoll_ctl(s->epfd, EPOLL_CTL_DEL, fd, NULL);
+			r->live.run->conns[i].fd = fd;
 			pconn_drop(&s->pending, r->users[i], 0);
 		}
 		r->claimed = 0;
@@ -589,7 +591,7 @@ void sched_free(struct sched *s)
 	while (s->head) {
 		struct ctl_run *r = s->head;
 
-		/* Only running runs are left: their threads end on the failure. */
+		/* Only running runs are left: the failure ends their threads. */
 		run_live_free(&r->live);
 		unlink_run(s, r);
 	}
