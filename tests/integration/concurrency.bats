@@ -19,10 +19,7 @@ setup() {
 
 teardown() {
 	local p
-	for p in "${BG[@]}"; do
-		kill -KILL "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
+	kill_all "${BG[@]}"
 	stop_server_checked
 	for p in "${NETNS[@]}"; do
 		ip netns del "$p" 2>/dev/null || true

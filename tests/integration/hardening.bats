@@ -234,11 +234,7 @@ spawn_sleepers() {
 }
 
 kill_sleepers() {
-	local p
-	for p in "${SLEEPERS[@]}"; do
-		kill -KILL "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
-	done
+	kill_all "${SLEEPERS[@]}"
 	SLEEPERS=()
 }
 

@@ -122,6 +122,15 @@ veth_link() {
 	ip -n "$3" link set "${5}b" up
 }
 
+# SIGKILLs and reaps the background processes whose pids are given.
+kill_all() {
+	local p
+	for p in "$@"; do
+		kill -KILL "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+}
+
 bpf_available() {
 	[ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/btf/vmlinux ]
 }

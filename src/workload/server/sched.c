@@ -302,14 +302,18 @@ static void supersede(struct sched *s, const struct pconn *pc)
 	}
 }
 
-/* Descriptors the runs and pending connections hold, and a margin. */
+/*
+ * Descriptors the runs hold, and a margin.  Connections not claimed are
+ * left out: idle peers and the users of a refused client go on their
+ * deadline or at their EOF, and counting them refused the next run.
+ */
 static unsigned long fds_in_use(const struct sched *s)
 {
 	const struct ctl_run *r;
-	unsigned long n = s->pending.n + 32;
+	unsigned long n = 32;
 
 	for (r = s->head; r; r = r->next)
-		n += 1 + (r->state == CR_RUNNING ? nconn(r) : 0);
+		n += 1 + (r->state == CR_RUNNING ? nconn(r) : r->claimed);
 	return n;
 }
 

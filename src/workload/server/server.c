@@ -198,6 +198,9 @@ static void serve_loop(struct srv *sv)
 		sched_tick(&sv->s);
 		sched_reap(&sv->s);
 		log_refused(sv, NULL, srv_now_ms());
+		/* Taken back once descriptors are free again. */
+		if (sv->reserve_fd < 0)
+			sv->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	}
 }
 
