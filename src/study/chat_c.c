@@ -25,6 +25,7 @@
 #include "output/html/report_html.h"
 #include "results/results.h"
 #include "workload/client/server_info.h"
+#include "study/clients.h"
 #include "study/study.h"
 #include "output/text/sweep_text.h"
 #include "tracer/trace.h"
@@ -183,7 +184,7 @@ int main(int argc, char **argv)
 	struct json_out *json = NULL;
 	struct series *series = NULL;
 	struct trace *tracer = NULL;
-	char err[400], trace_state[320] = "off";
+	char err[400], trace_state[320] = "off", failure[400] = "";
 	struct study_io io = { .got_signal = &got_signal };
 	struct baseline *baseline = NULL;
 	FILE *text = stdout;
@@ -242,6 +243,7 @@ int main(int argc, char **argv)
 			.cpus = o.server_cpus,
 			.pin = o.server_pin,
 			.timeout_ms = o.timeout_ms,
+			.clients = o.clients,
 		};
 
 		if (local_server_start(&ls, &o.addr, &la, err, sizeof(err)))
@@ -254,13 +256,15 @@ int main(int argc, char **argv)
 		server = o.server_pid;
 	else if (!server)
 		server = discover_server_tgid((uint16_t)o.port);
-	tracer = open_tracer(&o, ctx, server, trace_state, sizeof(trace_state));
-	if (!tracer && o.trace == TRACE_ON) {
+	/* Each client traces itself (and the server): not the parent. */
+	tracer = o.clients > 1 ? NULL :
+		 open_tracer(&o, ctx, server, trace_state, sizeof(trace_state));
+	if (!tracer && o.trace == TRACE_ON && o.clients < 2) {
 		snprintf(err, sizeof(err), "--trace: tracing is not possible: %s",
 			 trace_state + strlen("off: "));
 		goto fail;
 	}
-	if (!tracer && o.trace == TRACE_AUTO)
+	if (!tracer && o.trace == TRACE_AUTO && o.clients < 2)
 		fprintf(stderr, "chat_c: tracing %s\n", trace_state);
 	client_ctx_set_tracer(ctx, tracer);
 	client_ctx_set_server(ctx, server);
@@ -276,7 +280,11 @@ int main(int argc, char **argv)
 		snprintf(io.client_cpus, sizeof(io.client_cpus), "all");
 
 	io.baseline = baseline;
-	for (i = 0; i < npoints && !client_stopped(ctx); i++) {
+	io.failure = failure;
+	io.failure_len = sizeof(failure);
+	if (o.clients > 1 && clients_study(&o, server, &io))
+		failed = 1;
+	for (i = 0; o.clients < 2 && i < npoints && !client_stopped(ctx); i++) {
 		set_point(&o, &base, &series[i], i);
 		done++;
 		if (study_run_series(ctx, &o, &series[i], &io)) {
@@ -300,6 +308,10 @@ int main(int argc, char **argv)
 	rc = failed ? 1 : 0;
 	if (got_signal)
 		rc = 128 + got_signal;
+	/* The last line of a failed study is its reason. */
+	fflush(text);
+	if (*failure)
+		fprintf(stderr, "chat_c: %s\n", failure);
 	goto out;
 fail:
 	fprintf(stderr, "chat_c: %s\n", err);

@@ -63,9 +63,17 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 			if (!o->quiet)
 				fprintf(io->text, "Test complete.\n");
 			out_text_run(io->text, r, o->verbose);
+		} else if (r->interrupted && r->start_ns) {
+			/* What was measured before the signal, marked so. */
+			out_text_run(io->text, r, o->verbose);
+			fprintf(io->text, "Interrupted        : yes (%s), after %.3f s: the counts are partial\n",
+				r->error, r->elapsed_s);
+			snprintf(io->failure, io->failure_len,
+				 "run %ld %s: the counts above are partial",
+				 i + 1, r->error);
 		} else {
-			fprintf(stderr, "chat_c: run %ld failed: %s\n", i + 1,
-				r->error);
+			snprintf(io->failure, io->failure_len,
+				 "run %ld failed: %s", i + 1, r->error);
 		}
 		if (io->json && json_out_run(io->json, r)) {
 			/* Measuring on without a place to keep it is waste. */

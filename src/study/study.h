@@ -26,6 +26,12 @@ struct study_io {
 	const struct baseline *baseline; /* NULL: runs judged by their median */
 	struct server_info server;
 	char client_cpus[64];
+	/*
+	 * Why the series stopped early ("run 3 failed: ..."), "" when it did
+	 * not: main says it last, so that the last line is the reason.
+	 */
+	char *failure;
+	size_t failure_len;
 };
 
 /* Runs the series for the point set in o; 0 when every run completed. */

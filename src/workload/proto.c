@@ -120,6 +120,32 @@ int proto_check_start(const struct chat_start *s, const struct chat_caps *caps,
 	return 0;
 }
 
+uint8_t proto_notice(int clients, unsigned long n)
+{
+	if (n < 1)
+		n = 1;
+	if (n > CHAT_NOTICE_MAX)
+		n = CHAT_NOTICE_MAX;
+	return (uint8_t)n | (clients ? CHAT_NOTICE_CLIENTS : 0);
+}
+
+void proto_notice_text(uint8_t notice, char *buf, size_t len)
+{
+	unsigned int n = notice & CHAT_NOTICE_MAX;
+	const char *more = n == CHAT_NOTICE_MAX ? " or more" : "";
+
+	if (!n)
+		snprintf(buf, len, "the server sent an empty waiting notice");
+	else if (notice & CHAT_NOTICE_CLIENTS)
+		snprintf(buf, len,
+			 "the server holds the run until %u%s more client%s connect (chat_s --clients)",
+			 n, more, n == 1 && !*more ? "" : "s");
+	else
+		snprintf(buf, len,
+			 "the server is busy: this run waits behind %u%s run%s (chat_s --max-runs)",
+			 n, more, n == 1 && !*more ? "" : "s");
+}
+
 uint64_t proto_feed_units(struct unit_acc *acc, size_t n)
 {
 	uint64_t total = (uint64_t)acc->off + n;

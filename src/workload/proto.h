@@ -36,6 +36,18 @@
  */
 #define CHAT_CTL_REFUSE		0x15
 #define CHAT_REASON_MAX		200
+/*
+ * Not in the original: while a run waits for a free slot (chat_s
+ * --max-runs) or for the other clients of its group (chat_s --clients),
+ * the server sends one byte of TCP urgent data now and then.  A reader of
+ * the ordinary stream never sees urgent data (the kernel takes it out of
+ * the stream), so the original client simply waits for its 0x11; ours
+ * reads it with MSG_OOB and says what it waits for.  Bit 7 clear: queued
+ * behind N runs; set: waiting for N more clients.  N is 1 to 127, 127
+ * meaning that many or more.
+ */
+#define CHAT_NOTICE_CLIENTS	0x80
+#define CHAT_NOTICE_MAX		0x7f
 
 /* Defaults for the caps on counts that come from the wire. */
 #define CHAT_MAX_ROOMS		1000
@@ -68,6 +80,11 @@ void proto_decode_start_ext(const uint8_t buf[CHAT_START_EXT_LEN],
 /* 0 if acceptable, else -1 with the reason written to why. */
 int proto_check_start(const struct chat_start *s, const struct chat_caps *caps,
 		      char *why, size_t len);
+
+/* The notice byte for queued behind n runs, or waiting for n clients. */
+uint8_t proto_notice(int clients, unsigned long n);
+/* What a notice byte means, as a sentence without a final period. */
+void proto_notice_text(uint8_t notice, char *buf, size_t len);
 
 /*
  * Data stream: unframed 100-byte units.  A reader that gets bytes in

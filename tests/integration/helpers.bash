@@ -50,6 +50,87 @@ assert_normal_run() {
 	echo "$output" | grep -qx "Messages received  : $recv"
 }
 
+srv_fds() {
+	local ents=("/proc/$SRV_PID/fd"/*)
+	echo "${#ents[@]}"
+}
+
+srv_status() {
+	awk -v k="$1:" '$1 == k { print $2 }' "/proc/$SRV_PID/status"
+}
+
+# Waits (bounded: a stuck server fails the test) until the server holds
+# exactly $1 descriptors and $2 threads, as it did when idle before: the
+# last run is over and everything it took is given back.  (Idle is one
+# thread, plus TSan's own background thread under TSan.)
+wait_server_idle() {
+	local fds=$1 threads=$2 i
+	for i in $(seq 200); do
+		if [ "$(srv_fds)" -eq "$fds" ] &&
+			[ "$(srv_status Threads)" -eq "$threads" ]; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "server not idle: $(srv_fds) fds (want $fds)," \
+		"$(srv_status Threads) threads (want $threads)" >&2
+	return 1
+}
+
+# start_server with a command in front of chat_s (setpriv, prlimit, ip netns
+# exec; each of them execs it, so $! is chat_s) and the address to bind as
+# first argument.  Sets SRV_PID, SRV_PORT, SRV_LOG.
+launch_server() {
+	local addr=$1 fifo="$BATS_TEST_TMPDIR/ready"
+	shift
+	SRV_LOG="$BATS_TEST_TMPDIR/chat_s.log"
+	mkfifo "$fifo"
+	"${SRV_WRAP[@]}" "$CHAT_S" --ready-fd 3 "$@" "$addr" 0 \
+		3>"$fifo" >"$SRV_LOG" 2>&1 &
+	SRV_PID=$!
+	read -r -t 10 SRV_PORT <"$fifo" || true
+	rm -f "$fifo"
+	[ -n "$SRV_PORT" ]
+	[ "$(cat "/proc/$SRV_PID/comm")" = chat_s ]
+}
+
+# SIGTERM lets chat_s finish and exit 0; anything else (a sanitizer report,
+# a leak found at exit) is a failure of the test that ran it.
+stop_server_checked() {
+	local st=0
+	[ -n "${SRV_PID:-}" ] || return 0
+	kill "$SRV_PID" 2>/dev/null || true
+	wait "$SRV_PID" || st=$?
+	SRV_PID=
+	if [ "$st" -ne 0 ]; then
+		echo "chat_s exited with status $st; its log:" >&2
+		cat "$SRV_LOG" >&2
+		return 1
+	fi
+}
+
+# A veth pair named $5a/$5b from namespace $1 (address $2/30) to
+# namespace $3 (address $4/30), both ends up; loopback is left as it is
+# (down in a new namespace), so nothing can take a shortcut through it.
+veth_link() {
+	ip link add "${5}a" type veth peer name "${5}b"
+	ip link set "${5}a" netns "$1"
+	ip link set "${5}b" netns "$3"
+	ip -n "$1" addr add "$2/30" dev "${5}a"
+	ip -n "$3" addr add "$4/30" dev "${5}b"
+	ip -n "$1" link set "${5}a" up
+	ip -n "$3" link set "${5}b" up
+}
+
+# SIGKILLs and reaps the background processes whose pids are given.
+kill_all() {
+	local p
+	for p in "$@"; do
+		kill -KILL "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
+}
+
 bpf_available() {
 	[ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/btf/vmlinux ]
 }

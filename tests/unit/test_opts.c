@@ -121,6 +121,46 @@ static void test_server_parse(void **state)
 			 OPTS_ERROR);
 }
 
+static void test_server_concurrency(void **state)
+{
+	struct server_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "127.0.0.1"), OPTS_OK);
+	assert_int_equal(o.max_runs, 8);
+	assert_int_equal(o.clients, 1);
+	assert_int_equal(o.handshake_ms, 3000);
+	assert_int_equal(o.exit_after, 0);
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "--max-runs", "2",
+				 "--handshake-timeout", "500", "--exit-after",
+				 "40", "127.0.0.1"),
+			 OPTS_OK);
+	assert_int_equal(o.max_runs, 2);
+	assert_int_equal(o.handshake_ms, 500);
+	assert_int_equal(o.exit_after, 40);
+	/* A group is released at once: --max-runs follows --clients... */
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "--clients", "12",
+				 "127.0.0.1"),
+			 OPTS_OK);
+	assert_int_equal(o.clients, 12);
+	assert_int_equal(o.max_runs, 12);
+	/* ...unless it was given too small. */
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "--clients", "3",
+				 "--max-runs", "2", "127.0.0.1"),
+			 OPTS_ERROR);
+	assert_non_null(strstr(err, "--max-runs of at least 3"));
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "--max-runs", "0",
+				 "127.0.0.1"),
+			 OPTS_ERROR);
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "--clients", "0",
+				 "127.0.0.1"),
+			 OPTS_ERROR);
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "--handshake-timeout",
+				 "5", "127.0.0.1"),
+			 OPTS_ERROR);
+}
+
 static void test_parse_double(void **state)
 {
 	char err[128];
@@ -156,6 +196,7 @@ int main(void)
 		cmocka_unit_test(test_client_local_without_address),
 		cmocka_unit_test(test_client_errors),
 		cmocka_unit_test(test_server_parse),
+		cmocka_unit_test(test_server_concurrency),
 		cmocka_unit_test(test_parse_double),
 	};
 

@@ -127,6 +127,28 @@ static void test_feed_units(void **state)
 	assert_int_equal(proto_feed_units(&acc, 0), 0);
 }
 
+static void test_notice(void **state)
+{
+	char buf[160];
+
+	(void)state;
+	assert_int_equal(proto_notice(0, 3), 3);
+	assert_int_equal(proto_notice(1, 2), CHAT_NOTICE_CLIENTS | 2);
+	/* Never 0 (no notice), never past 127. */
+	assert_int_equal(proto_notice(0, 0), 1);
+	assert_int_equal(proto_notice(0, 100000), CHAT_NOTICE_MAX);
+	proto_notice_text(3, buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "the server is busy: this run waits behind 3 runs (chat_s --max-runs)");
+	proto_notice_text(proto_notice(0, 1), buf, sizeof(buf));
+	assert_non_null(strstr(buf, "behind 1 run ("));
+	proto_notice_text(proto_notice(1, 1), buf, sizeof(buf));
+	assert_string_equal(buf,
+			    "the server holds the run until 1 more client connect (chat_s --clients)");
+	proto_notice_text(CHAT_NOTICE_MAX, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "127 or more runs"));
+}
+
 static void test_stamp_round_trip(void **state)
 {
 	uint8_t unit[CHAT_MSG_SIZE];
@@ -162,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_start_negative_from_wire),
 		cmocka_unit_test(test_check_start),
 		cmocka_unit_test(test_feed_units),
+		cmocka_unit_test(test_notice),
 		cmocka_unit_test(test_stamp_round_trip),
 		cmocka_unit_test(test_stamp_rejects_garbage),
 	};

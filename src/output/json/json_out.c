@@ -134,6 +134,12 @@ int json_out_run(struct json_out *j, const struct run_result *r)
 		return -1;
 	if (!r->ok)
 		json_object_set_new(o, "error", json_string(r->error));
+	if (r->interrupted)
+		json_object_set_new(o, "interrupted", json_true());
+	/* CLOCK_MONOTONIC at the release: runs of one host line up by it. */
+	if (r->start_ns)
+		json_object_set_new(o, "start_ns",
+				    json_integer((json_int_t)r->start_ns));
 	json_object_set_new(o, "cpu", cpu_json(r));
 	if (r->sweep_param)
 		json_object_set_new(o, "sweep",

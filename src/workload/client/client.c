@@ -7,6 +7,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -18,6 +19,7 @@
 
 #include "chatbench.h"
 #include "workload/client/client.h"
+#include "workload/client/connect_lock.h"
 #include "util/cpuset.h"
 #include "tracer/kstats.h"
 #include "util/reslimit.h"
@@ -480,21 +482,62 @@ static int start_threads(struct cli_run *run)
 	return 0;
 }
 
+/* A notice of the server that makes the run wait, said when it changes. */
+static void read_notice(int ctl, uint8_t *last)
+{
+	char text[160];
+	uint8_t b;
+
+	if (recv(ctl, &b, 1, MSG_OOB | MSG_DONTWAIT) != 1) {
+		/* The urgent pointer came before its byte: it is on its way. */
+		usleep(1000);
+		return;
+	}
+	if (b == *last)
+		return;
+	*last = b;
+	proto_notice_text(b, text, sizeof(text));
+	fprintf(stderr, "chat_c: %s\n", text);
+}
+
+/*
+ * 0x11 or a refusal within the timeout, which each notice of a server
+ * that makes the run wait (proto.h CHAT_NOTICE_*) starts again: a queued
+ * run waits as long as the server says so, a silent server is bounded.
+ */
 static int wait_ready(struct cli_run *run, int ctl)
 {
+	uint64_t timeout = (uint64_t)run->o->timeout_ms * 1000000;
+	uint64_t deadline = now_ns() + timeout;
+	uint8_t b = 0, last = 0;
 	char why[256];
-	uint8_t b = 0;
 
-	if (!control_spoke(ctl, run->o->timeout_ms, &b, why, sizeof(why))) {
-		run_fail(run, "no 0x11 from the server within %d ms (busy with another client?)",
-			 run->o->timeout_ms);
-		return -1;
+	for (;;) {
+		struct pollfd p = { .fd = ctl, .events = POLLIN | POLLPRI };
+
+		/* In slices: SIGINT fails the run from the signal thread. */
+		if (atomic_load(&run->failed))
+			return -1;
+		if (now_ns() >= deadline) {
+			run_fail(run, "no 0x11 from the server within %d ms (busy with another client?)",
+				 run->o->timeout_ms);
+			return -1;
+		}
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		if (p.revents & POLLPRI) {
+			read_notice(ctl, &last);
+			deadline = now_ns() + timeout;
+			continue;
+		}
+		if (!control_spoke(ctl, 0, &b, why, sizeof(why)))
+			continue;
+		if (b != CHAT_CTL_READY) {
+			run_fail(run, "%s", why);
+			return -1;
+		}
+		return 0;
 	}
-	if (b != CHAT_CTL_READY) {
-		run_fail(run, "%s", why);
-		return -1;
-	}
-	return 0;
 }
 
 static void collect_latency(struct cli_run *run, struct run_result *res)
@@ -570,7 +613,8 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 	double steal0 = 0, steal1;
 	struct cli_run *run;
 	bool traced = false, gate_held = false;
-	int ctl = -1, rc = -1;
+	int ctl = -1, lock = -1, rc = -1;
+	char why[256];
 
 	memset(res, 0, sizeof(*res));
 	res->run = run_no;
@@ -586,6 +630,12 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 	pthread_rwlock_wrlock(&run->gate);
 	gate_held = true;
 
+	lock = connect_lock_take(&o->addr, o->timeout_ms, &run->failed, why,
+				 sizeof(why));
+	if (lock < 0) {
+		run_fail(run, "%s", why);
+		goto out;
+	}
 	ctl = net_connect(&o->addr, o->timeout_ms);
 	if (ctl < 0) {
 		run_fail(run, "cannot connect to %s:%d: %s%s",
@@ -598,7 +648,12 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 		run_fail(run, "sending the start message: %s", strerror(errno));
 		goto out;
 	}
-	if (open_users(run, ctl) || start_threads(run))
+	if (open_users(run, ctl))
+		goto out;
+	/* Every user is in the server's accept queue: the next may come. */
+	connect_lock_give(lock);
+	lock = -1;
+	if (start_threads(run))
 		goto out;
 	if (!o->quiet)
 		fprintf(o->text, "Running the test ...\n");
@@ -637,6 +692,7 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 	}
 	rc = 0;
 out:
+	connect_lock_give(lock);
 	if (gate_held) {
 		/* Release workers so they see the failure and exit. */
 		run_fail(run, "aborted");
@@ -644,6 +700,7 @@ out:
 	}
 	if (atomic_load(&run->failed)) {
 		run_why(run, res->error, sizeof(res->error));
+		res->interrupted = atomic_load(&ctx->stop);
 		rc = -1;
 	}
 	set_current(ctx, NULL);

@@ -30,6 +30,7 @@ struct client_opts {
 	int messages;
 	int users;		/* per room: 20, the original's fixed size */
 	long runs;
+	int clients;		/* --clients: chat_c processes of one run */
 	unsigned int pause_ms;	/* idle time between runs */
 	int timeout_ms;
 	const char *json_path;
@@ -70,6 +71,7 @@ struct run_result {
 	struct cpu_times cpu_server;	/* invalid when the server is unknown */
 	double steal_pct;	/* hypervisor steal, % of all CPUs' time */
 	bool ok;
+	bool interrupted;	/* by a signal: the counts are what was measured */
 	char error[320];
 	struct kstats *kernel;	/* NULL when untraced */
 	struct ks_hist *latency; /* message delivery latency, ns */

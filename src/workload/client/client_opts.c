@@ -42,7 +42,12 @@ static const char usage[] =
 	"                         max(PCT %, 3 MAD) (10); its causes are named\n"
 	"      --baseline FILE    judge runs against a --json file saved earlier\n"
 	"      --cpus LIST        confine the client's threads to LIST (0-3,6)\n"
-	"      --pin              one CPU per thread, round-robin over the CPUs\n"
+	"      --pin              one CPU per thread, round-robin over the CPUs;\n"
+	"                         with --clients, one CPU per client\n"
+	"      --clients N        N chat_c processes, each with its own rooms,\n"
+	"                         released together by a chat_s --clients N (the\n"
+	"                         --local one is); prints their sum, the spread\n"
+	"                         and each client's kernel record\n"
 	"      --model M          --local: the server's model (threads, epoll,\n"
 	"                         pool[=N]); --server-cpus LIST, --server-pin\n"
 	"                         place the --local server's threads\n"
@@ -57,7 +62,11 @@ static const char usage[] =
 	"  chat_c --local -r 5 -j results.json 20 500        results as JSON\n"
 	"  chat_c --local -r 3 --sweep rooms=1,2,4,8 10 300  a load sweep\n"
 	"  chat_c --local --model epoll --cpus 1 --server-cpus 0 10 1000\n"
+	"  chat_c --local --clients 2 --pin 10 1000          one client per CPU\n"
 	"  chat_c 127.0.0.1 | grep Average | awk '{print $4}'\n";
+
+/* One client per CPU of a large machine, and some to spare. */
+#define MAX_CLIENTS 256
 
 enum {
 	OPT_LOCAL = 256,
@@ -74,6 +83,7 @@ enum {
 	OPT_TRACE,
 	OPT_NO_TRACE,
 	OPT_SERVER_PID,
+	OPT_CLIENTS,
 };
 
 static bool all_digits(const char *s)
@@ -219,6 +229,7 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 		{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "server-pid", required_argument, NULL, OPT_SERVER_PID },
+		{ "clients", required_argument, NULL, OPT_CLIENTS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -234,6 +245,7 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 	o->messages = CHAT_DEFAULT_MESSAGES;
 	o->users = CHAT_USERS_PER_ROOM;
 	o->runs = 1;
+	o->clients = 1;
 	o->timeout_ms = 30000;
 	o->trace = TRACE_AUTO;
 	o->interval_ms = 100;
@@ -333,6 +345,12 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 				return COPTS_ERROR;
 			o->server_pid = (pid_t)v;
 			break;
+		case OPT_CLIENTS:
+			if (parse_long(optarg, "--clients", 1, MAX_CLIENTS, &v,
+				       err, len))
+				return COPTS_ERROR;
+			o->clients = (int)v;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -356,6 +374,11 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 	if ((o->server_model || o->server_cpus || o->server_pin) && !o->local) {
 		snprintf(err, len,
 			 "--model, --server-cpus and --server-pin set up the --local server; give them to chat_s otherwise");
+		return COPTS_ERROR;
+	}
+	if (o->clients > 1 && (o->sweep_param || o->report_path || o->baseline)) {
+		snprintf(err, len,
+			 "--clients sums one run of several clients: not with --sweep, --report or --baseline");
 		return COPTS_ERROR;
 	}
 	if (o->pin && !o->have_cpus && cpuset_allowed(&o->cpus) == 0)

@@ -52,7 +52,7 @@ int local_server_start(struct local_server *ls, const struct sockaddr_in *addr,
 	sigset_t none;
 	int pfd[2] = { -1, -1 }, rc;
 	ssize_t n = 0;
-	char tmo[16], *argv[16];
+	char tmo[16], clients[16], *argv[20];
 	int n_arg = 0;
 
 	memset(ls, 0, sizeof(*ls));
@@ -82,6 +82,11 @@ int local_server_start(struct local_server *ls, const struct sockaddr_in *addr,
 	}
 	if (a->pin)
 		argv[n_arg++] = "--pin";
+	if (a->clients > 1) {
+		snprintf(clients, sizeof(clients), "%d", a->clients);
+		argv[n_arg++] = "--clients";
+		argv[n_arg++] = clients;
+	}
 	argv[n_arg++] = ip;
 	argv[n_arg++] = "0";
 	argv[n_arg] = NULL;

@@ -21,6 +21,7 @@ struct local_server_args {
 	const char *cpus;	/* NULL: all */
 	bool pin;
 	int timeout_ms;
+	int clients;		/* > 1: chat_s --clients, runs released together */
 };
 
 /* Starts chat_s bound to addr's IP; fills ls.  -1 with err on failure. */

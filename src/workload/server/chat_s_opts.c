@@ -5,6 +5,7 @@
  * the CPUs the server runs on.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,20 +16,31 @@
 #include "util/numarg.h"
 #include "workload/server/models.h"
 
+#define DEFAULT_HANDSHAKE_MS 3000
+#define DEFAULT_MAX_RUNS 8
 /* Far more loops than CPUs only measures the scheduler. */
 #define POOL_MAX_LOOPS 1024
 
 static const char usage[] =
 	"Usage: chat_s [OPTIONS] ip_addr [port]\n"
 	"Serve chat benchmark runs on ip_addr:port (port 9999 by default),\n"
-	"one run after another, until SIGINT or SIGTERM.\n"
+	"several clients at once, until SIGINT or SIGTERM (the runs in\n"
+	"progress end first; a second signal aborts them).\n"
 	"\n"
 	"  -t, --timeout SEC       bound on every wait inside a run (30)\n"
+	"      --handshake-timeout MS  a connection that has not sent its start\n"
+	"                          message within MS is closed (3000); data\n"
+	"                          connections of a run are not bound by it\n"
+	"      --max-runs N        runs in progress at once (8); the clients of\n"
+	"                          more runs are queued and told so\n"
+	"      --clients N         hold every run's 0x11 until N clients have\n"
+	"                          connected all their rooms, then release the\n"
+	"                          N together (1)\n"
 	"      --max-rooms N       refuse runs with more rooms (1000)\n"
 	"      --max-messages N    refuse runs with more messages (10000000)\n"
 	"  -q, --quiet             no SRV: lines per run\n"
 	"      --ready-fd FD       write the bound port to FD once listening\n"
-	"      --max-runs N        exit after N runs (0: serve forever)\n"
+	"      --exit-after N      exit once N runs have ended (0: never)\n"
 	"      --model MODEL       data plane: threads (two per connection, the\n"
 	"                          original's; default), epoll (one event-loop\n"
 	"                          thread), pool[=N] (N event-loop threads, each\n"
@@ -44,7 +56,11 @@ static const char usage[] =
 	"Examples:\n"
 	"  chat_s 127.0.0.1 &                 the original's way\n"
 	"  chat_s --max-rooms 100 0.0.0.0 9000\n"
-	"  chat_s --model pool=2 --cpus 0-1 --pin 127.0.0.1\n";
+	"  chat_s --model pool=2 --cpus 0-1 --pin 127.0.0.1\n"
+	"  chat_s --clients 2 0.0.0.0         two clients measured as one run\n";
+
+/* More runs at once than this only measure the scheduler. */
+#define MAX_RUNS_CAP 1024
 
 static int parse_model(const char *s, struct server_opts *o, char *err,
 		       size_t len)
@@ -104,6 +120,9 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "ready-fd", required_argument, NULL, 'F' },
 		{ "max-runs", required_argument, NULL, 'N' },
+		{ "exit-after", required_argument, NULL, 'X' },
+		{ "handshake-timeout", required_argument, NULL, 'H' },
+		{ "clients", required_argument, NULL, 'c' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "pin", no_argument, NULL, 'P' },
@@ -112,6 +131,7 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 		{ 0 }
 	};
 	long v, port = CHAT_DEFAULT_PORT;
+	bool max_runs_set = false;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -120,6 +140,9 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 	o->caps.max_messages = CHAT_MAX_MESSAGES;
 	o->ready_fd = -1;
 	o->model = &srv_model_threads;
+	o->handshake_ms = DEFAULT_HANDSHAKE_MS;
+	o->max_runs = DEFAULT_MAX_RUNS;
+	o->clients = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":t:qhV", longopts, NULL)) != -1) {
@@ -152,10 +175,29 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 			o->ready_fd = (int)v;
 			break;
 		case 'N':
-			if (parse_long(optarg, "--max-runs", 0, 1L << 40, &v,
+			if (parse_long(optarg, "--max-runs", 1, MAX_RUNS_CAP,
+				       &v, err, len))
+				return OPTS_ERROR;
+			o->max_runs = (unsigned int)v;
+			max_runs_set = true;
+			break;
+		case 'X':
+			if (parse_long(optarg, "--exit-after", 0, 1L << 40, &v,
 				       err, len))
 				return OPTS_ERROR;
-			o->max_runs = v;
+			o->exit_after = v;
+			break;
+		case 'H':
+			if (parse_long(optarg, "--handshake-timeout", 10,
+				       3600000, &v, err, len))
+				return OPTS_ERROR;
+			o->handshake_ms = (int)v;
+			break;
+		case 'c':
+			if (parse_long(optarg, "--clients", 1, MAX_RUNS_CAP,
+				       &v, err, len))
+				return OPTS_ERROR;
+			o->clients = (unsigned int)v;
 			break;
 		case 'm':
 			if (parse_model(optarg, o, err, len))
@@ -193,6 +235,16 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 		return OPTS_ERROR;
 	if (net_parse_addr(argv[optind], (int)port, &o->addr, err, len))
 		return OPTS_ERROR;
+	/* A group is released at once: it must fit in the runs allowed. */
+	if (o->clients > o->max_runs) {
+		if (max_runs_set) {
+			snprintf(err, len,
+				 "--clients %u needs --max-runs of at least %u, not %u",
+				 o->clients, o->clients, o->max_runs);
+			return OPTS_ERROR;
+		}
+		o->max_runs = o->clients;
+	}
 	if (o->model == &srv_model_pool && !o->loops) {
 		v = o->cpus_set ? CPU_COUNT(&o->cpus) :
 				  sysconf(_SC_NPROCESSORS_ONLN);

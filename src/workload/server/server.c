@@ -1,300 +1,207 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The chat server.  One run at a time, as in the original: the first
- * connection an idle server accepts is the control connection, the next
- * rooms x 20 are the users in accept order.  Unlike the original, every
- * wait is bounded and any failure of a run (client gone, garbage, stall,
- * limits) ends that run only: the server logs one line and serves the next.
+ * The chat server's accept loop.  One thread accepts every connection at
+ * once and watches them all with epoll: start messages are read under a
+ * deadline of their own (handshake.c), data connections are claimed by
+ * their runs and runs started, queued or grouped (sched.c), and each
+ * released run ends on a thread of its own (run_ctl.c).  So no peer, idle,
+ * stalled or hostile, holds another up, and any failure of a run ends that
+ * run only: the server logs one line and serves on.
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <poll.h>
-#include <pthread.h>
-#include <stdarg.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "util/reslimit.h"
 #include "workload/netio.h"
 #include "workload/server/place.h"
+#include "workload/server/sched.h"
 #include "workload/server/server.h"
-#include "workload/server/run.h"
+#include "workload/server/srvlog.h"
 
-#define TICK_MS 200
+#define TICK_MS 100
+#define MAX_EVENTS 256
+/* Accepts per pass: the handshakes already in get their turn too. */
+#define ACCEPT_BATCH 256
 
-/* 1: finish the current run, then exit; 2 or more: abort it now. */
+/* 1: finish the runs in progress, then exit; 2 or more: abort them now. */
 /* Atomic: the handler runs on whichever thread the signal hits. */
 static atomic_int stop_requested;
+static atomic_int stop_signal;
 
 static void on_signal(int sig)
 {
-	(void)sig;
+	stop_signal = sig;
 	if (stop_requested < 2)
 		stop_requested++;
 }
 
-static void log_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+struct srv {
+	const struct server_opts *o;
+	struct sched s;
+	int lfd, epfd;
+	struct srv_ev listen_ev;
+	/*
+	 * Held open so that a peer beyond the descriptor limit can still be
+	 * accepted, to be closed at once, instead of waiting in the backlog
+	 * (and making the listener spin readable) until an fd frees up.
+	 */
+	int reserve_fd;
+	unsigned long refused;	/* since the last log line */
+	int64_t refused_log_ms;
+};
 
-static void log_line(const char *fmt, ...)
+static void log_refused(struct srv *sv, const char *peer, int64_t now)
 {
-	va_list ap;
+	struct rlimit rl = { 0 };
 
-	fputs("chat_s: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	if (!sv->refused || now - sv->refused_log_ms < 1000)
+		return;
+	getrlimit(RLIMIT_NOFILE, &rl);
+	srv_log("refused %lu connection%s%s%s: no file descriptor left (RLIMIT_NOFILE %llu)",
+		sv->refused, sv->refused == 1 ? "" : "s",
+		peer ? ", the last from " : "", peer ? peer : "",
+		(unsigned long long)rl.rlim_cur);
+	sv->refused = 0;
+	sv->refused_log_ms = now;
 }
 
-static void refuse(int ctl, const char *peer, const char *why)
+/* EMFILE: accept with the reserve descriptor and close at once. */
+static int refuse_one(struct srv *sv)
 {
-	uint8_t msg[1 + CHAT_REASON_MAX];
-	size_t n = strnlen(why, CHAT_REASON_MAX);
+	struct sockaddr_in sa;
+	socklen_t len = sizeof(sa);
+	char peer[64] = "?";
+	int fd;
 
-	log_line("refused run from %s: %s", peer, why);
-	msg[0] = CHAT_CTL_REFUSE;
-	memcpy(msg + 1, why, n);
-	/* Best effort: the client may already be gone. */
-	(void)!send(ctl, msg, n + 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (sv->reserve_fd < 0)
+		return -1;
+	close(sv->reserve_fd);
+	fd = accept4(sv->lfd, (struct sockaddr *)&sa, &len, SOCK_CLOEXEC);
+	if (fd >= 0) {
+		net_peer_str(fd, peer, sizeof(peer));
+		close(fd);
+		sv->refused++;
+	}
+	sv->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	log_refused(sv, fd >= 0 ? peer : NULL, srv_now_ms());
+	return fd >= 0 ? 0 : -1;
 }
 
-/*
- * Wait for the listening socket, in ticks so that a signal ends the wait.
- * 1 ready, 0 timed out (timeout_ms < 0: never), -1 stop or error.
- */
-static int wait_listen(int lfd, int timeout_ms)
+static void accept_ready(struct srv *sv)
 {
-	int waited = 0;
+	int i;
 
-	for (;;) {
-		int r = net_wait_readable(lfd, TICK_MS);
+	for (i = 0; i < ACCEPT_BATCH; i++) {
+		struct sockaddr_in sa;
+		socklen_t len = sizeof(sa);
+		int fd = accept4(sv->lfd, (struct sockaddr *)&sa, &len,
+				 SOCK_CLOEXEC | SOCK_NONBLOCK);
 
-		if (stop_requested)
-			return -1;
-		if (r)
-			return r > 0 ? 1 : -1;
-		waited += TICK_MS;
-		if (timeout_ms >= 0 && waited >= timeout_ms)
-			return 0;
+		if (fd >= 0) {
+			if (sched_accepted(&sv->s, fd, &sa)) {
+				srv_log("cannot watch a new connection: %s",
+					strerror(errno));
+				close(fd);
+			}
+			continue;
+		}
+		if (errno == EINTR || errno == ECONNABORTED)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return;
+		if ((errno == EMFILE || errno == ENFILE) && !refuse_one(sv))
+			continue;
+		/* No reserve either: back off, never spin. */
+		srv_log("accept: %s", strerror(errno));
+		usleep(TICK_MS * 1000);
+		return;
 	}
 }
 
-/*
- * wait_listen() that also watches the control connection.  A client that
- * dies (or gives up) while its users connect closes it; every connection
- * accepted after that belongs to the next client, which would be taken
- * for this run's users and then fail with it.  Only POLLRDHUP is asked
- * for on ctl, so stray bytes from the client cannot make the wait spin.
- * 1 a user is waiting, 0 timed out, -1 stop or error, -2 ctl closed.
- */
-static int wait_users(int lfd, int ctl, int timeout_ms)
+static void dispatch(struct srv *sv, struct epoll_event *ev, int n)
 {
-	struct pollfd p[2] = { { .fd = lfd, .events = POLLIN },
-			       { .fd = ctl, .events = POLLRDHUP } };
-	int waited = 0;
+	int i;
 
-	for (;;) {
-		int r = poll(p, 2, TICK_MS);
+	for (i = 0; i < n; i++) {
+		struct srv_ev *e = ev[i].data.ptr;
 
-		if (stop_requested)
-			return -1;
-		if (r < 0 && errno != EINTR)
-			return -1;
-		/* ctl first: its FIN was queued before the next client's SYNs. */
-		if (r > 0 && (p[1].revents & (POLLRDHUP | POLLHUP | POLLERR)))
-			return -2;
-		if (r > 0 && p[0].revents)
-			return 1;
-		if (r == 0) {
-			waited += TICK_MS;
-			if (timeout_ms >= 0 && waited >= timeout_ms)
-				return 0;
-		}
-	}
-}
-
-static int accept_users(struct srv_run *run, int lfd, int ctl, int timeout_ms)
-{
-	unsigned int i;
-
-	for (i = 0; i < run->nconn; i++) {
-		int r = wait_users(lfd, ctl, timeout_ms);
-		int fd;
-
-		if (r == -2) {
-			srv_run_fail(run, "client closed the control connection after %u of %u data connections",
-				     i, run->nconn);
-			return -1;
-		}
-		if (r <= 0) {
-			srv_run_fail(run, r ? "stopped while accepting users" :
-				 "only %u of %u data connections arrived within %d ms",
-				 i, run->nconn, timeout_ms);
-			return -1;
-		}
-		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (fd < 0) {
-			srv_run_fail(run, "accept of user %u: %s", i,
-				 strerror(errno));
-			return -1;
-		}
-		run->conns[i].fd = fd;
-		if (net_set_timeouts(fd, timeout_ms)) {
-			srv_run_fail(run, "socket options of user %u: %s", i,
-				 strerror(errno));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/*
- * Wait for the data plane to finish while watching the control connection:
- * a client that vanishes mid-run closes it, and the run ends there instead
- * of after the data timeouts.
- */
-static void wait_workers(struct srv_run *run, int ctl)
-{
-	pthread_mutex_lock(&run->lock);
-	while (run->finished < run->workers) {
-		struct timespec ts;
-		uint8_t b;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += TICK_MS * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&run->cond, &run->lock, &ts);
-		if (run->finished >= run->workers)
+		switch (e->kind) {
+		case SRV_EV_LISTEN:
+			accept_ready(sv);
 			break;
-		pthread_mutex_unlock(&run->lock);
-		/* A first signal lets the run end; a second one ends it. */
-		if (stop_requested > 1)
-			srv_run_fail(run, "server stopped by a signal");
-		else if (recv(ctl, &b, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
-			srv_run_fail(run, "client closed the control connection mid-run");
-		pthread_mutex_lock(&run->lock);
+		case SRV_EV_CONN:
+			sched_conn_event(&sv->s, (struct pconn *)e);
+			break;
+		case SRV_EV_CTL:
+			sched_ctl_event(&sv->s, (struct ctl_run *)e);
+			break;
+		case SRV_EV_DONE:
+			sched_done_event(&sv->s);
+			break;
+		}
 	}
-	pthread_mutex_unlock(&run->lock);
+	sched_reap(&sv->s);
 }
 
-static void run_totals(struct srv_run *run, uint64_t *rx, uint64_t *tx)
+/* Stop taking runs: from a signal (level 1 or 2) or after --exit-after. */
+static void stop(struct srv *sv, int level, int *stopped)
 {
-	unsigned int i;
+	unsigned int n = sv->s.running;
 
-	*rx = *tx = 0;
-	for (i = 0; i < run->nconn; i++) {
-		*rx += run->conns[i].rx_units;
-		*tx += run->conns[i].tx_units;
+	if (level <= *stopped)
+		return;
+	/* The --local server is quiet: an idle exit needs no word. */
+	if (!*stopped && stop_signal && (n || !sv->o->quiet))
+		srv_log("SIG%s: %s %u run%s in progress, then exiting",
+			sigabbrev_np(stop_signal), level > 1 ? "aborting" :
+			"finishing", n, n == 1 ? "" : "s");
+	else if (level > 1)
+		srv_log("aborting %u run%s in progress", n, n == 1 ? "" : "s");
+	if (!*stopped) {
+		epoll_ctl(sv->epfd, EPOLL_CTL_DEL, sv->lfd, NULL);
+		close(sv->lfd);
+		sv->lfd = -1;
 	}
+	sched_stop(&sv->s, level);
+	sched_reap(&sv->s);
+	*stopped = level;
 }
 
-/* One run on an accepted control connection; never fatal to the server. */
-static void serve_run(const struct server_opts *o, int lfd, int ctl,
-		      long run_no)
+static void serve_loop(struct srv *sv)
 {
-	uint8_t start[CHAT_START_MAX_LEN], done;
-	unsigned long nconn;
-	size_t ext;
-	struct chat_start st;
-	const struct srv_model_cfg cfg = {
-		.timeout_ms = o->timeout_ms,
-		.loops = o->loops,
-	};
-	struct srv_run *run = NULL;
-	char peer[64], why[256];
-	uint64_t rx, tx;
-	size_t got;
-	ssize_t r;
+	struct epoll_event ev[MAX_EVENTS];
+	int stopped = 0, n;
 
-	net_peer_str(ctl, peer, sizeof(peer));
-	if (net_set_timeouts(ctl, o->timeout_ms)) {
-		log_line("control connection from %s: %s", peer,
-			 strerror(errno));
-		return;
-	}
-	r = net_read_full_got(ctl, start, CHAT_START_LEN, &got);
-	if (r != CHAT_START_LEN) {
-		log_line("control connection from %s: %s after %zu of %d bytes of the start message",
-			 peer, r < 0 ? srv_io_why(r) : "closed", got,
-			 CHAT_START_LEN);
-		return;
-	}
-	ext = proto_decode_start(start, &st);
-	if (ext) {
-		r = net_read_full_got(ctl, start + CHAT_START_LEN, ext, &got);
-		if (r != (ssize_t)ext) {
-			log_line("control connection from %s: %s after %zu of %zu bytes of the start extension",
-				 peer, r < 0 ? srv_io_why(r) : "closed", got,
-				 ext);
+	for (;;) {
+		if (stop_requested > stopped)
+			stop(sv, stop_requested, &stopped);
+		if (!stopped && sv->o->exit_after &&
+		    sv->s.ended >= sv->o->exit_after)
+			stop(sv, 1, &stopped);
+		if (stopped && !sched_runs(&sv->s))
+			return;
+		n = epoll_wait(sv->epfd, ev, MAX_EVENTS, TICK_MS);
+		if (n < 0 && errno != EINTR) {
+			srv_log("epoll_wait: %s", strerror(errno));
 			return;
 		}
-		proto_decode_start_ext(start + CHAT_START_LEN, &st);
+		if (n > 0)
+			dispatch(sv, ev, n);
+		sched_tick(&sv->s);
+		sched_reap(&sv->s);
+		log_refused(sv, NULL, srv_now_ms());
+		/* Taken back once descriptors are free again. */
+		if (sv->reserve_fd < 0)
+			sv->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	}
-	if (proto_check_start(&st, &o->caps, why, sizeof(why))) {
-		refuse(ctl, peer, why);
-		return;
-	}
-	if (!o->quiet) {
-		printf("SRV: client connected, rooms = %d messages = %d\n",
-		       st.rooms, st.messages);
-		if (st.users != CHAT_USERS_PER_ROOM)
-			printf("SRV: %d users per room\n", st.users);
-		fflush(stdout);
-	}
-	/* Data sockets, plus the listener, control and stdio. */
-	nconn = (unsigned long)st.rooms * (unsigned long)st.users;
-	if (limits_ensure_fds(nconn + 32, why, sizeof(why)) ||
-	    limits_check_threads(o->model->threads((unsigned int)nconn, &cfg),
-				 why, sizeof(why))) {
-		refuse(ctl, peer, why);
-		return;
-	}
-	run = srv_run_new(&st, o->model);
-	if (!run) {
-		refuse(ctl, peer, "out of memory for the run");
-		return;
-	}
-	if (accept_users(run, lfd, ctl, o->timeout_ms) ||
-	    run->model->start(run, &cfg)) {
-		refuse(ctl, peer, run->why);
-		goto out;
-	}
-	/* Every thread exists; the first unit can only come after this. */
-	done = CHAT_CTL_READY;
-	if (net_write_full(ctl, &done, 1) != 1) {
-		srv_run_fail(run, "sending 0x11: %s", strerror(errno));
-		goto report;
-	}
-	wait_workers(run, ctl);
-	if (atomic_load(&run->failed))
-		goto report;
-	r = net_read_full(ctl, &done, 1);
-	if (r != 1)
-		srv_run_fail(run, "no 0x22 at the end of the run: %s", srv_io_why(r));
-	else if (done != CHAT_CTL_DONE)
-		srv_run_fail(run, "end of run byte 0x%02x instead of 0x22", done);
-report:
-	/* Workers may still count (0x11 failed): join them before reading. */
-	run->model->finish(run);
-	run_totals(run, &rx, &tx);
-	if (atomic_load(&run->failed))
-		log_line("run %ld from %s aborted: %s (%llu messages received, %llu sent)",
-			 run_no, peer, run->why, (unsigned long long)rx,
-			 (unsigned long long)tx);
-	if (!o->quiet) {
-		printf("SRV: %llu messages received, %llu messages sent\n",
-		       (unsigned long long)rx, (unsigned long long)tx);
-		fflush(stdout);
-	}
-out:
-	srv_run_free(run);
 }
 
 static int announce_port(int fd, int lfd)
@@ -307,13 +214,56 @@ static int announce_port(int fd, int lfd)
 	return w == n ? 0 : -1;
 }
 
+/* Idle peers must not run into a soft limit that the hard one would lift. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+static int setup(struct srv *sv)
+{
+	struct epoll_event e = { .events = EPOLLIN };
+	int fl;
+
+	sv->lfd = net_listen(&sv->o->addr, 4096);
+	if (sv->lfd < 0) {
+		srv_log("cannot listen on %s:%u: %s",
+			inet_ntoa(sv->o->addr.sin_addr),
+			ntohs(sv->o->addr.sin_port), strerror(errno));
+		return -1;
+	}
+	fl = fcntl(sv->lfd, F_GETFL);
+	sv->epfd = epoll_create1(EPOLL_CLOEXEC);
+	sv->reserve_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	sv->listen_ev.kind = SRV_EV_LISTEN;
+	e.data.ptr = &sv->listen_ev;
+	if (fl < 0 || fcntl(sv->lfd, F_SETFL, fl | O_NONBLOCK) ||
+	    sv->epfd < 0 || sv->reserve_fd < 0 ||
+	    epoll_ctl(sv->epfd, EPOLL_CTL_ADD, sv->lfd, &e) ||
+	    sched_init(&sv->s, sv->o, sv->epfd)) {
+		srv_log("cannot set up the accept loop: %s", strerror(errno));
+		return -1;
+	}
+	if (sv->o->ready_fd >= 0 && announce_port(sv->o->ready_fd, sv->lfd)) {
+		srv_log("cannot report the port on fd %d: %s",
+			sv->o->ready_fd, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int server_serve(const struct server_opts *o)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
+	struct srv sv = { .o = o, .lfd = -1, .epfd = -1, .reserve_fd = -1 };
 	char place_err[256];
-	long runs = 0;
 	sigset_t set;
-	int lfd;
+	int rc = 1;
 
 	/* A parent may have left them blocked (chat_c --local does). */
 	sigemptyset(&set);
@@ -326,38 +276,21 @@ int server_serve(const struct server_opts *o)
 	/* Before any other thread exists: they all inherit the placement. */
 	if (srv_place_init(o->cpus_set ? &o->cpus : NULL, o->pin, place_err,
 			   sizeof(place_err))) {
-		log_line("%s", place_err);
+		srv_log("%s", place_err);
 		return 1;
 	}
-
-	lfd = net_listen(&o->addr, 4096);
-	if (lfd < 0) {
-		log_line("cannot listen on %s:%u: %s",
-			 inet_ntoa(o->addr.sin_addr), ntohs(o->addr.sin_port),
-			 strerror(errno));
-		return 1;
+	raise_fd_limit();
+	sv.s.donefd = -1;
+	if (!setup(&sv)) {
+		serve_loop(&sv);
+		rc = 0;
 	}
-	if (o->ready_fd >= 0 && announce_port(o->ready_fd, lfd)) {
-		log_line("cannot report the port on fd %d: %s", o->ready_fd,
-			 strerror(errno));
-		close(lfd);
-		return 1;
-	}
-	while (!stop_requested && (!o->max_runs || runs < o->max_runs)) {
-		int ctl;
-
-		if (wait_listen(lfd, -1) <= 0)
-			break;
-		ctl = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-		if (ctl < 0) {
-			/* EMFILE and friends: back off, never spin. */
-			log_line("accept: %s", strerror(errno));
-			usleep(TICK_MS * 1000);
-			continue;
-		}
-		serve_run(o, lfd, ctl, ++runs);
-		close(ctl);
-	}
-	close(lfd);
-	return 0;
+	sched_free(&sv.s);
+	if (sv.lfd >= 0)
+		close(sv.lfd);
+	if (sv.epfd >= 0)
+		close(sv.epfd);
+	if (sv.reserve_fd >= 0)
+		close(sv.reserve_fd);
+	return rc;
 }
