@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The role table of bpf/chatbench.h, as strings for user space. */
+#include <pthread.h>
 #include <string.h>
 
 #include "util/roles.h"
@@ -10,6 +11,11 @@ const struct role_info role_table[CB_NR_ROLES] = {
 	CB_ROLES(ROLE_INFO)
 };
 #undef ROLE_INFO
+
+void role_name_self(int role)
+{
+	pthread_setname_np(pthread_self(), role_name(role));
+}
 
 int role_by_name(const char *name)
 {

@@ -33,4 +33,13 @@ static inline bool role_is_worker(int role)
 /* The role named name, or -1. */
 int role_by_name(const char *name);
 
+/*
+ * The calling thread takes its role's name, for the tracer (it tells
+ * roles by name) and for other tools.  Each thread names itself: that is
+ * one prctl(), where naming another thread writes its
+ * /proc/self/task/TID/comm (an open, a write and a close for each of a
+ * run's hundreds of threads).
+ */
+void role_name_self(int role);
+
 #endif

@@ -121,18 +121,6 @@ static void gate_pass(struct cli_run *run)
 	pthread_rwlock_unlock(&run->gate);
 }
 
-/*
- * Each thread names itself, for the tracer's roles (by name) and other
- * tools: a thread naming itself is one prctl(), while naming another
- * thread writes /proc/self/task/TID/comm (an open, a write and a close
- * for each of a run's hundreds of threads).  The name is set before the
- * thread passes the gate, so no traced event of the run sees it unnamed.
- */
-static void name_self(int role)
-{
-	pthread_setname_np(pthread_self(), role_name(role));
-}
-
 static void *sender_main(void *arg)
 {
 	struct cli_conn *c = arg;
@@ -140,7 +128,7 @@ static void *sender_main(void *arg)
 	uint8_t buf[CHAT_MSG_SIZE];
 	uint64_t i, n = (uint64_t)run->o->messages;
 
-	name_self(CB_ROLE_CLI_SND);
+	role_name_self(CB_ROLE_CLI_SND);
 	/* The original filled the buffer with its thread index. */
 	memset(buf, (int)c->idx, sizeof(buf));
 	gate_pass(run);
@@ -194,7 +182,7 @@ static void *receiver_main(void *arg)
 	uint8_t buf[CHAT_MSG_SIZE];
 	uint64_t i;
 
-	name_self(CB_ROLE_CLI_RCV);
+	role_name_self(CB_ROLE_CLI_RCV);
 	gate_pass(run);
 	for (i = 0; i < n; i++) {
 		ssize_t r = net_read_full(c->fd, buf, sizeof(buf));

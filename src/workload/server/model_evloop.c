@@ -432,6 +432,7 @@ static void *loop_main(void *arg)
 	struct epoll_event ev[MAX_EVENTS];
 	int n, i, r, w;
 
+	role_name_self(CB_ROLE_SRV_LOOP);
 	while (l->left &&
 	       !atomic_load_explicit(&run->failed, memory_order_relaxed)) {
 		/* Queued reads are pending work: only peek at the events. */
@@ -585,7 +586,6 @@ static int ev_start(struct srv_run *run, const struct srv_model_cfg *cfg,
 		}
 		l->up = true;
 		srv_worker_started(run);
-		pthread_setname_np(l->thr, role_name(CB_ROLE_SRV_LOOP));
 		srv_place_thread(l->thr, i + 1);
 	}
 	pthread_attr_destroy(&attr);

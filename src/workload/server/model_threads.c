@@ -94,6 +94,7 @@ static void *receiver_main(void *arg)
 	uint8_t buf[CHAT_MSG_SIZE];
 	int i;
 
+	role_name_self(CB_ROLE_SRV_RCV);
 	for (i = 0; i < run->messages; i++) {
 		ssize_t r = net_read_full(c->conn->fd, buf, sizeof(buf));
 
@@ -123,6 +124,7 @@ static void *sender_main(void *arg)
 	unsigned int j;
 	int i;
 
+	role_name_self(CB_ROLE_SRV_SND);
 	for (i = 0; i < run->messages; i++) {
 		while (sem_wait(&c->units) && errno == EINTR)
 			;
@@ -158,7 +160,7 @@ static void threads_wake(struct srv_run *run)
 }
 
 static int spawn(struct srv_run *run, pthread_t *t, const pthread_attr_t *a,
-		 void *(*fn)(void *), void *arg, const char *name, bool *up)
+		 void *(*fn)(void *), void *arg, bool *up)
 {
 	int err = pthread_create(t, a, fn, arg);
 
@@ -166,7 +168,6 @@ static int spawn(struct srv_run *run, pthread_t *t, const pthread_attr_t *a,
 		return err;
 	*up = true;
 	srv_worker_started(run);
-	pthread_setname_np(*t, name);
 	srv_place_thread(*t, run->workers);
 	return 0;
 }
@@ -217,10 +218,10 @@ static int threads_start(struct srv_run *run, const struct srv_model_cfg *cfg)
 	}
 	for (i = 0; i < run->nconn && !err; i++) {
 		err = spawn(run, &tc[i].rcv, &attr, receiver_main, &tc[i],
-			    role_name(CB_ROLE_SRV_RCV), &tc[i].rcv_up);
+			    &tc[i].rcv_up);
 		if (!err)
 			err = spawn(run, &tc[i].snd, &attr, sender_main,
-				    &tc[i], role_name(CB_ROLE_SRV_SND), &tc[i].snd_up);
+				    &tc[i], &tc[i].snd_up);
 	}
 	pthread_attr_destroy(&attr);
 	if (err) {
