@@ -166,6 +166,33 @@ struct cb_role_stats {
 };
 
 /*
+ * Every program counts its own runs (a per-CPU increment, a few ns), so
+ * that the cost of a run's tracing can be told from the kernel's timing
+ * of the programs, which is switched on only for the first interval of a
+ * run: timing every run of every program costs as much again as running
+ * it.  X(hook, program name without its "btf_"/"raw_" prefix).
+ */
+#define CB_SCHED_HOOKS(X)						\
+	X(SCHED_SWITCH, "sched_switch")					\
+	X(SCHED_WAKING, "sched_waking")					\
+	X(SCHED_WAKEUP, "sched_wakeup")					\
+	X(SCHED_WAKEUP_NEW, "sched_wakeup_new")				\
+	X(SCHED_MIGRATE_TASK, "sched_migrate_task")			\
+	X(SOFTIRQ_ENTRY, "softirq_entry")				\
+	X(SOFTIRQ_EXIT, "softirq_exit")					\
+	X(SIGNAL_GENERATE, "signal_generate")
+#define CB_SOCK_HOOKS(X)						\
+	X(SK_DATA_READY, "sk_data_ready")				\
+	X(SOCK_EXCEED_BUF_LIMIT, "sock_exceed_buf_limit")		\
+	X(SOCK_RCVQUEUE_FULL, "sock_rcvqueue_full")			\
+	X(SAMPLE_SEND_QUEUES, "sample_send_queues")
+
+#define CB_HOOK_ENUM(id, name) CB_HOOK_##id,
+enum cb_sched_hook { CB_SCHED_HOOKS(CB_HOOK_ENUM) CB_NR_SCHED_HOOKS };
+enum cb_sock_hook { CB_SOCK_HOOKS(CB_HOOK_ENUM) CB_NR_SOCK_HOOKS };
+#undef CB_HOOK_ENUM
+
+/*
  * All scheduler counters of one CPU: one element of an mmapable array
  * indexed by CPU id, written only by programs running on that CPU, so user
  * space can snapshot with a memcpy and no syscall.  Histogram counts are
@@ -183,7 +210,7 @@ struct cb_sched_cpu {
 	__u64 queue_mismatch;		/* left a queue unseen: corrected */
 	__u64 waiters_migrated;		/* waiter moved: stops counting */
 	__u64 phantom_waiters;		/* counted waiting on a CPU gone idle */
-	__u64 __pad1[4];
+	__u64 hits[CB_NR_SCHED_HOOKS];	/* program runs, every task's */
 	__u32 rq_lat_hist[CB_NR_ROLES][CB_HIST_BUCKETS];
 };
 
@@ -210,8 +237,8 @@ struct cb_sock_side_stats {
 /* Socket counters of one CPU, same access pattern as cb_sched_cpu. */
 struct cb_sock_cpu {
 	__u64 ready_seen;	/* all matching events, drive sampling */
-	__u64 send_seen;
-	__u64 __pad[6];
+	__u64 hits[CB_NR_SOCK_HOOKS];	/* program runs, every socket's */
+	__u64 __pad[3];
 	struct cb_sock_side_stats side[CB_NR_SIDES];
 	__u32 rq_hist[CB_NR_SIDES][CB_HIST_BUCKETS];
 };

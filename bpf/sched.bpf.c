@@ -85,6 +85,15 @@ static __always_inline struct cb_sched_cpu *stats_of(__u32 cpu)
 	return bpf_map_lookup_elem(&sched_stats, &cpu);
 }
 
+/* One more run of the program of hook, on this CPU. */
+static __always_inline void hit(enum cb_sched_hook hook)
+{
+	struct cb_sched_cpu *st = stats_of(bpf_get_smp_processor_id());
+
+	if (st)
+		st->hits[hook]++;
+}
+
 static __always_inline struct cb_cpu_state *state_of(__u32 cpu)
 {
 	if (cpu >= CB_MAX_CPUS)
@@ -574,42 +583,49 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(btf_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
+	hit(CB_HOOK_SCHED_SWITCH);
 	return on_switch(preempt, prev, next, true);
 }
 
 SEC("tp_btf/sched_waking")
 int BPF_PROG(btf_sched_waking, struct task_struct *p)
 {
+	hit(CB_HOOK_SCHED_WAKING);
 	return on_waking(p, true);
 }
 
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(btf_sched_wakeup, struct task_struct *p)
 {
+	hit(CB_HOOK_SCHED_WAKEUP);
 	return on_wakeup(p, false, true);
 }
 
 SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(btf_sched_wakeup_new, struct task_struct *p)
 {
+	hit(CB_HOOK_SCHED_WAKEUP_NEW);
 	return on_wakeup(p, true, true);
 }
 
 SEC("tp_btf/sched_migrate_task")
 int BPF_PROG(btf_sched_migrate_task, struct task_struct *p, int dest_cpu)
 {
+	hit(CB_HOOK_SCHED_MIGRATE_TASK);
 	return on_migrate(p, dest_cpu, true);
 }
 
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(btf_softirq_entry, unsigned int vec)
 {
+	hit(CB_HOOK_SOFTIRQ_ENTRY);
 	return on_softirq(vec, true);
 }
 
 SEC("tp_btf/softirq_exit")
 int BPF_PROG(btf_softirq_exit, unsigned int vec)
 {
+	hit(CB_HOOK_SOFTIRQ_EXIT);
 	return on_softirq(vec, false);
 }
 
@@ -617,42 +633,49 @@ SEC("raw_tp/sched_switch")
 int BPF_PROG(raw_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next)
 {
+	hit(CB_HOOK_SCHED_SWITCH);
 	return on_switch(preempt, prev, next, false);
 }
 
 SEC("raw_tp/sched_waking")
 int BPF_PROG(raw_sched_waking, struct task_struct *p)
 {
+	hit(CB_HOOK_SCHED_WAKING);
 	return on_waking(p, false);
 }
 
 SEC("raw_tp/sched_wakeup")
 int BPF_PROG(raw_sched_wakeup, struct task_struct *p)
 {
+	hit(CB_HOOK_SCHED_WAKEUP);
 	return on_wakeup(p, false, false);
 }
 
 SEC("raw_tp/sched_wakeup_new")
 int BPF_PROG(raw_sched_wakeup_new, struct task_struct *p)
 {
+	hit(CB_HOOK_SCHED_WAKEUP_NEW);
 	return on_wakeup(p, true, false);
 }
 
 SEC("raw_tp/sched_migrate_task")
 int BPF_PROG(raw_sched_migrate_task, struct task_struct *p, int dest_cpu)
 {
+	hit(CB_HOOK_SCHED_MIGRATE_TASK);
 	return on_migrate(p, dest_cpu, false);
 }
 
 SEC("raw_tp/softirq_entry")
 int BPF_PROG(raw_softirq_entry, unsigned int vec)
 {
+	hit(CB_HOOK_SOFTIRQ_ENTRY);
 	return on_softirq(vec, true);
 }
 
 SEC("raw_tp/softirq_exit")
 int BPF_PROG(raw_softirq_exit, unsigned int vec)
 {
+	hit(CB_HOOK_SOFTIRQ_EXIT);
 	return on_softirq(vec, false);
 }
 
@@ -660,6 +683,7 @@ SEC("tp_btf/signal_generate")
 int BPF_PROG(btf_signal_generate, int sig, struct kernel_siginfo *info,
 	     struct task_struct *task)
 {
+	hit(CB_HOOK_SIGNAL_GENERATE);
 	return on_signal(sig, task, true);
 }
 
@@ -667,5 +691,6 @@ SEC("raw_tp/signal_generate")
 int BPF_PROG(raw_signal_generate, int sig, struct kernel_siginfo *info,
 	     struct task_struct *task)
 {
+	hit(CB_HOOK_SIGNAL_GENERATE);
 	return on_signal(sig, task, false);
 }

@@ -56,6 +56,15 @@ static __always_inline struct cb_sock_cpu *stats_here(void)
 	return bpf_map_lookup_elem(&sock_stats, &cpu);
 }
 
+/* One more run of the program of hook, on this CPU. */
+static __always_inline void hit(enum cb_sock_hook hook)
+{
+	struct cb_sock_cpu *st = stats_here();
+
+	if (st)
+		st->hits[hook]++;
+}
+
 static __always_inline bool skip_sample(__u64 *seen)
 {
 	return (*seen)++ & ((1ULL << sample_shift) - 1);
@@ -144,36 +153,42 @@ static __always_inline int on_pressure(const struct sock *sk, bool rcvq,
 SEC("tp_btf/sk_data_ready")
 int BPF_PROG(btf_sk_data_ready, const struct sock *sk)
 {
+	hit(CB_HOOK_SK_DATA_READY);
 	return on_data_ready(sk, true);
 }
 
 SEC("tp_btf/sock_exceed_buf_limit")
 int BPF_PROG(btf_sock_exceed_buf_limit, struct sock *sk)
 {
+	hit(CB_HOOK_SOCK_EXCEED_BUF_LIMIT);
 	return on_pressure(sk, false, true);
 }
 
 SEC("tp_btf/sock_rcvqueue_full")
 int BPF_PROG(btf_sock_rcvqueue_full, struct sock *sk)
 {
+	hit(CB_HOOK_SOCK_RCVQUEUE_FULL);
 	return on_pressure(sk, true, true);
 }
 
 SEC("raw_tp/sk_data_ready")
 int BPF_PROG(raw_sk_data_ready, const struct sock *sk)
 {
+	hit(CB_HOOK_SK_DATA_READY);
 	return on_data_ready(sk, false);
 }
 
 SEC("raw_tp/sock_exceed_buf_limit")
 int BPF_PROG(raw_sock_exceed_buf_limit, struct sock *sk)
 {
+	hit(CB_HOOK_SOCK_EXCEED_BUF_LIMIT);
 	return on_pressure(sk, false, false);
 }
 
 SEC("raw_tp/sock_rcvqueue_full")
 int BPF_PROG(raw_sock_rcvqueue_full, struct sock *sk)
 {
+	hit(CB_HOOK_SOCK_RCVQUEUE_FULL);
 	return on_pressure(sk, true, false);
 }
 
@@ -235,6 +250,7 @@ int sample_send_queues(void *ctx)
 {
 	struct sndq_visit v = { .port = server_port };
 
+	hit(CB_HOOK_SAMPLE_SEND_QUEUES);
 	v.st = stats_here();
 	if (!v.st || !v.port)
 		return 0;

@@ -298,6 +298,33 @@ static void socks_delta(struct kstats *k, const struct ks_snap *a,
 	}
 }
 
+/* Runs of the program named name (btf_ or raw_ flavour) from a to b. */
+static uint64_t prog_hits(const char *name, const struct ks_snap *a,
+			  const struct ks_snap *b)
+{
+	static const char *const sched[] = {
+#define HOOK_NAME(id, n) n,
+		CB_SCHED_HOOKS(HOOK_NAME)
+	};
+	static const char *const sock[] = {
+		CB_SOCK_HOOKS(HOOK_NAME)
+#undef HOOK_NAME
+	};
+	const char *bare = strlen(name) > 4 && name[3] == '_' ? name + 4 : name;
+	uint64_t n = 0;
+	int h, c;
+
+	for (h = 0; h < CB_NR_SCHED_HOOKS; h++)
+		if (!strcmp(bare, sched[h]))
+			for (c = 0; c < b->ncpus; c++)
+				n += b->sched[c].hits[h] - a->sched[c].hits[h];
+	for (h = 0; h < CB_NR_SOCK_HOOKS; h++)
+		if (!strcmp(name, sock[h]) || !strcmp(bare, sock[h]))
+			for (c = 0; c < b->ncpus; c++)
+				n += b->sock[c].hits[h] - a->sock[c].hits[h];
+	return n;
+}
+
 static void progs_delta(struct kstats *k, const struct ks_snap *a,
 			const struct ks_snap *b)
 {
@@ -308,6 +335,7 @@ static void progs_delta(struct kstats *k, const struct ks_snap *a,
 		struct ks_prog *o = &k->prog[i];
 
 		memcpy(o->name, b->prog[i].name, sizeof(o->name));
+		o->hits = prog_hits(o->name, a, b);
 		if (i >= a->nr_progs)
 			continue;
 		o->run_time_ns = b->prog[i].run_time_ns - a->prog[i].run_time_ns;

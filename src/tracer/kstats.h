@@ -138,8 +138,9 @@ struct ks_sys {
 
 struct ks_prog {
 	char name[32];
-	uint64_t run_time_ns;
+	uint64_t run_time_ns;	/* the kernel's timing, or its estimate */
 	uint64_t run_cnt;
+	uint64_t hits;		/* runs the program counted itself */
 };
 
 struct ks_interval {
@@ -180,6 +181,12 @@ struct kstats {
 	uint64_t bpf_run_time_ns;
 	uint64_t bpf_run_cnt;
 	double bpf_cpu_share;	/* of all CPUs' time during the run */
+	/*
+	 * The kernel timed the programs for this long at the run's start
+	 * only; run_time_ns is then each program's runs times its mean run
+	 * time in that window (0: timed all along, exact).
+	 */
+	uint64_t bpf_timed_ns;
 	struct ks_interval *interval;
 	size_t nr_intervals;
 };

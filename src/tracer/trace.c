@@ -79,6 +79,8 @@ struct trace {
 	size_t nr_iv, cap_iv;
 
 	bool stats_wanted;
+	bool stats_all_run;		/* CHATBENCH_BPF_STATS=all */
+	uint64_t timed_ns;		/* this run's timing window */
 };
 
 
@@ -349,8 +351,8 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	}
 	/* The kernel times programs only while an enable fd is open. */
 	t->stats_wanted = !getenv("CHATBENCH_BPF_NOSTATS");
-	if (t->stats_wanted)
-		t->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	env = getenv("CHATBENCH_BPF_STATS");
+	t->stats_all_run = env && !strcmp(env, "all");
 
 	if (ks_snap_alloc(&t->begin, t->ncpus) ||
 	    ks_snap_alloc(&t->prev, t->ncpus) ||
@@ -388,6 +390,52 @@ static void add_interval(struct trace *t, const struct ks_snap *a,
 	ks_interval_from_snaps(iv, a, b, t->begin.t_ns);
 }
 
+/*
+ * The kernel times the programs only while a stats fd is open, and that
+ * timing costs about as much as running them (two clock reads a run):
+ * it is on for a run's first interval only, and the run's cost is each
+ * program's runs (counted by the programs) times its mean run time then.
+ */
+static void stats_on(struct trace *t)
+{
+	t->timed_ns = 0;
+	if (t->stats_wanted && t->stats_fd < 0)
+		t->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+}
+
+static void stats_off(struct trace *t, uint64_t now)
+{
+	if (t->stats_fd < 0 || t->stats_all_run)
+		return;
+	close(t->stats_fd);
+	t->stats_fd = -1;
+	t->timed_ns = now - t->begin.t_ns;
+}
+
+/* Runs timed for timed_ns only: the rest of the run's cost, estimated. */
+static void estimate_cost(struct trace *t, struct kstats *k)
+{
+	int i;
+
+	k->bpf_timed_ns = t->timed_ns;
+	if (!t->timed_ns)
+		return;
+	k->bpf_run_time_ns = k->bpf_run_cnt = 0;
+	for (i = 0; i < k->nr_progs; i++) {
+		struct ks_prog *p = &k->prog[i];
+
+		p->run_time_ns = p->run_cnt ? (uint64_t)((double)p->hits *
+				 (double)p->run_time_ns / (double)p->run_cnt) :
+				 0;
+		p->run_cnt = p->hits;
+		k->bpf_run_time_ns += p->run_time_ns;
+		k->bpf_run_cnt += p->run_cnt;
+	}
+	if (k->wall_ns && k->ncpus)
+		k->bpf_cpu_share = (double)k->bpf_run_time_ns /
+				   ((double)k->wall_ns * k->ncpus);
+}
+
 static void *sampler_main(void *arg)
 {
 	struct trace *t = arg;
@@ -408,6 +456,7 @@ static void *sampler_main(void *arg)
 		pthread_mutex_unlock(&t->lock);
 		snap_take(&t->src, &t->cur, &t->prev, false);
 		add_interval(t, &t->prev, &t->cur);
+		stats_off(t, t->cur.t_ns);
 		tmp = t->prev;
 		t->prev = t->cur;
 		t->cur = tmp;
@@ -427,6 +476,7 @@ int trace_run_begin(struct trace *t)
 	if (!t || t->running)
 		return -1;
 	t->nr_iv = 0;
+	stats_on(t);
 	snap_take(&t->src, &t->begin, NULL, true);
 	snap_reset_maxima(&t->src);
 	t->running = true;
@@ -487,8 +537,14 @@ struct kstats *trace_run_end(struct trace *t)
 	if (t->opts.interval_ms)
 		add_interval(t, &t->prev, &t->end);
 	k = kstats_from_snaps(&t->begin, &t->end);
+	/* No interval closed the window: timed all along, exact. */
+	if (t->stats_fd >= 0 && !t->stats_all_run) {
+		close(t->stats_fd);
+		t->stats_fd = -1;
+	}
 	if (!k)
 		return NULL;
+	estimate_cost(t, k);
 	k->mode = t->mode;
 	k->sock_sample_rate = 1U << t->sample_shift;
 	for (i = 0; i < k->nr_stealers; i++)

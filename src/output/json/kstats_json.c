@@ -149,10 +149,13 @@ static json_t *cost_json(const struct kstats *k)
 			"name", k->prog[i].name,
 			"run_time_ns", (json_int_t)k->prog[i].run_time_ns,
 			"run_cnt", (json_int_t)k->prog[i].run_cnt));
-	return json_pack("{s:I,s:I,s:f,s:o}",
+	return json_pack("{s:I,s:I,s:f,s:b,s:I,s:o}",
 			 "run_time_ns", (json_int_t)k->bpf_run_time_ns,
 			 "run_cnt", (json_int_t)k->bpf_run_cnt,
-			 "cpu_share", k->bpf_cpu_share, "programs", progs);
+			 "cpu_share", k->bpf_cpu_share,
+			 "estimated", k->bpf_timed_ns != 0,
+			 "timed_ns", (json_int_t)k->bpf_timed_ns,
+			 "programs", progs);
 }
 
 /* chat_c or chat_s as a whole: its CPU controller and its stops. */

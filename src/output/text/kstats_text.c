@@ -50,12 +50,13 @@ static void print_header(FILE *f, const struct kstats *k)
 {
 	char a[16], b[16];
 
-	fprintf(f, "kernel   : %s, %d CPUs, bpf %.2f%% of CPU (%s x %s runs)"
+	fprintf(f, "kernel   : %s, %d CPUs, bpf %.2f%% of CPU (%s x %s runs%s)"
 		", missed %" PRIu64 "\n", k->mode ? k->mode : "?", k->ncpus,
 		k->bpf_cpu_share * 100,
 		fmt_ns(a, sizeof(a), k->bpf_run_cnt ?
 		       k->bpf_run_time_ns / k->bpf_run_cnt : 0),
-		fmt_count(b, sizeof(b), k->bpf_run_cnt), missed_total(k));
+		fmt_count(b, sizeof(b), k->bpf_run_cnt),
+		k->bpf_timed_ns ? ", est." : "", missed_total(k));
 }
 
 static void print_roles(FILE *f, const struct kstats *k)
