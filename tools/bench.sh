@@ -99,21 +99,8 @@ fi
 
 if has bpftrace && command -v bpftrace >/dev/null &&
    tools/mount-tracefs.sh; then
-	# The runqlat one-liner everybody writes: every wakeup and switch of
-	# every task, a hash update per event.
-	cat >"$tmp/runqlat.bt" <<'BT'
-tracepoint:sched:sched_wakeup, tracepoint:sched:sched_wakeup_new
-{ @qtime[args->pid] = nsecs; }
-tracepoint:sched:sched_switch
-{
-	if (args->prev_state == 0) { @qtime[args->prev_pid] = nsecs; }
-	$ns = @qtime[args->next_pid];
-	if ($ns > 0) { @usecs = hist((nsecs - $ns) / 1000); }
-	delete(@qtime[args->next_pid]);
-}
-BT
 	with_bt() {
-		bpftrace "$tmp/runqlat.bt" >/dev/null 2>&1 &
+		bpftrace tools/runqlat.bt >/dev/null 2>&1 &
 		local bt=$!
 		sleep 2
 		# Dead already (could not attach): the pair would time nothing.

@@ -48,20 +48,6 @@ mkfifo "$tmp/ready"
 srv=$!
 read -r -t 5 port <"$tmp/ready" || { echo "overhead: chat_s did not start" >&2; exit 1; }
 
-# The run-queue latency one-liner: every wakeup and switch of every task,
-# a hash update per event.
-cat >"$tmp/runqlat.bt" <<'BT'
-tracepoint:sched:sched_wakeup, tracepoint:sched:sched_wakeup_new
-{ @qtime[args->pid] = nsecs; }
-tracepoint:sched:sched_switch
-{
-	if (args->prev_state == 0) { @qtime[args->prev_pid] = nsecs; }
-	$ns = @qtime[args->next_pid];
-	if ($ns > 0) { @usecs = hist((nsecs - $ns) / 1000); }
-	delete(@qtime[args->next_pid]);
-}
-BT
-
 # Messages per second of one run, from the seed's own result line.
 rate() {
 	"$OUT/chat_c" "$@" 127.0.0.1 "$ROOMS" "$MSGS" "$port" 2>/dev/null |
@@ -94,7 +80,7 @@ one() {
 	U) rate --no-trace ;;
 	T) rate ${TRACE_ARGS:-} ;;
 	B)
-		beside Attaching bpftrace "$tmp/runqlat.bt"
+		beside Attaching bpftrace tools/runqlat.bt
 		sleep 1
 		rate --no-trace
 		stop_beside
