@@ -249,9 +249,10 @@ static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
 		ev |= EV(CPU_QUOTA);
 	if (stopped)
 		ev |= EV(STOPPED);
+	/* Loopback retransmits now and then: tens a second are no cause. */
 	if (far_above(s->retrans_per_s, r->retrans_per_s, d->retrans_per_s,
-		      10) ||
-	    far_above(s->rto_per_s, r->rto_per_s, d->rto_per_s, 1))
+		      100) ||
+	    far_above(s->rto_per_s, r->rto_per_s, d->rto_per_s, 2))
 		ev |= EV(TCP_RETRANS);
 	if (far_above(s->psi_mem_pct, r->psi_mem_pct, d->psi_mem_pct, 2) ||
 	    far_above(s->majflt_per_s, r->majflt_per_s, d->majflt_per_s, 50) ||
@@ -279,9 +280,9 @@ static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
 	     far_above((double)s->ksoftirqd_p99_ns, (double)r->ksoftirqd_p99_ns,
 		       (double)d->ksoftirqd_p99_ns, 1e6)))
 		ev |= EV(SOFTIRQ);
-	if ((s->sndbuf_full_pct >= 5.0 * r->sndbuf_full_pct + 1.0 &&
+	if ((s->sndbuf_full_pct >= 3.0 * r->sndbuf_full_pct + 0.5 &&
 	     far_above(s->sndbuf_full_pct, r->sndbuf_full_pct,
-		       d->sndbuf_full_pct, 1)) ||
+		       d->sndbuf_full_pct, 0.5)) ||
 	    s->pressure_events > 2 * r->pressure_events + 10 || small_full)
 		ev |= EV(SOCKET_BACKPRESSURE);
 	if ((!outsider && s->invol_per_msg >= 0.005 &&
@@ -608,6 +609,10 @@ static void rank_causes(const struct diag_run *run, const struct kfigures *s,
 		add_share(v, CAUSE_STOPPED, (x[X_IDLE] + x[X_WORK]) / total);
 	else if (ev & EV(CPU_QUOTA))
 		add_share(v, CAUSE_CPU_QUOTA, (x[X_IDLE] + x[X_WORK]) / total);
+	/* Full buffers drop segments: retransmits follow, not lead. */
+	else if (ev & EV(SOCKET_BACKPRESSURE))
+		add_share(v, CAUSE_SOCKET_BACKPRESSURE,
+			  (x[X_IDLE] + x[X_WORK]) / total);
 	else if (ev & EV(TCP_RETRANS))
 		add_share(v, CAUSE_TCP_RETRANS, (x[X_IDLE] + x[X_WORK]) / total);
 	else if (ev & EV(MEMORY_PRESSURE))
@@ -615,9 +620,6 @@ static void rank_causes(const struct diag_run *run, const struct kfigures *s,
 			  (x[X_IDLE] + x[X_WORK]) / total);
 	else if (ev & EV(CPU_FREQ))
 		add_share(v, CAUSE_CPU_FREQ, x[X_WORK] / total);
-	else if (ev & EV(SOCKET_BACKPRESSURE))
-		add_share(v, CAUSE_SOCKET_BACKPRESSURE,
-			  (x[X_IDLE] + x[X_WORK]) / total);
 	else if (ev & EV(SCHED_CONTENTION))
 		add_share(v, CAUSE_SCHED_CONTENTION,
 			  (x[X_IDLE] + x[X_WORK]) / total);

@@ -124,9 +124,12 @@ RQ_P99='[.kernel.roles | (.cli_snd, .cli_rcv, .srv_rcv, .srv_snd, .srv_loop)
 	run "$COMPARE" --base k2 k1.json k2.json
 	[ "$status" -eq 0 ]
 	[ "$(row_of k2 | awk '{print $6}')" = 1.000 ]
-	[ "$(row_of k1 | awk '{print $6}')" != 1.000 ] ||
-		[ "$(jq 'select(.summary) | .summary.avg' k1.json)" = \
-		  "$(jq 'select(.summary) | .summary.avg' k2.json)" ]
+	# k1's ratio to k2 is its own: 1.000 only when the two averages are
+	# within the table's rounding of each other.
+	a1=$(jq 'select(.summary) | .summary.avg' k1.json)
+	a2=$(jq 'select(.summary) | .summary.avg' k2.json)
+	[ "$(row_of k1 | awk '{sub(/\*$/, "", $6); print $6}')" = \
+		"$(awk -v a="$a1" -v b="$a2" 'BEGIN { printf "%.3f", a / b }')" ]
 }
 
 @test "--csv: a header and one parseable line per file, full figures" {

@@ -178,9 +178,13 @@ static void print_run(FILE *f, const struct run_result *r,
 
 	kinds_of(v->evidence, kinds, sizeof(kinds));
 	if (!v->slow) {
+		char text[256];
+
 		snprintf(head, sizeof(head), "Disturbed run %-4d : ", r->run);
-		fprintf(f, "%s%s far outside the other runs, but %.0f msg/s is within the noise\n",
-			head, kinds, r->throughput);
+		snprintf(text, sizeof(text),
+			 "%s far outside the other runs, but %.0f msg/s is within the noise",
+			 kinds, r->throughput);
+		print_wrapped(f, head, text);
 		return;
 	}
 	fprintf(f, "Slow run %-9d : %.0f msg/s, %.1f %% below the median%s%s%s\n",
