@@ -215,14 +215,16 @@ void diag_print(FILE *f, const struct series *s)
 		return;
 	if (sv->profile) {
 		print_profile(f, &s->runs[0], &sv->profile_kf);
-		if (p0->valid) {
+		if (p0->valid)
 			snprintf(text, sizeof(text),
 				 "its own steady intervals (no --baseline): %.0f msg/s, +-%.0f %%, from %.1f s to %.1f s; %d dip%s",
 				 p0->median, p0->noise_pct, p0->ramp_to_s,
 				 p0->drain_from_s, p0->ndips,
 				 p0->ndips == 1 ? "" : "s");
-			print_wrapped(f, "Judged against     : ", text);
-		}
+		else
+			snprintf(text, sizeof(text),
+				 "its own steady intervals (no --baseline), but the run has too few of them (or none, untraced) to tell dips from noise");
+		print_wrapped(f, "Judged against     : ", text);
 		print_dips(f, &s->runs[0], p0);
 		fflush(f);
 		return;
