@@ -447,7 +447,7 @@ static void describe_stopped(struct diag_cause *c, const struct kstats *k,
 static void describe(struct diag_cause *c, const struct kstats *k,
 		     const struct kfigures *s, const struct kfigures *r)
 {
-	char a[24], b[24];
+	char a[24], b[24], netrx[48];
 
 	switch (c->kind) {
 	case CAUSE_OUTSIDER_CPU:
@@ -476,10 +476,15 @@ static void describe(struct diag_cause *c, const struct kstats *k,
 		c->figure = "softirq_pct";
 		c->now = s->softirq_pct;
 		c->base = r->softirq_pct;
+		if (s->net_rx_pct >= 0 && r->net_rx_pct >= 0)
+			snprintf(netrx, sizeof(netrx),
+				 " (net_rx %.1f %% vs %.1f %%)", s->net_rx_pct,
+				 r->net_rx_pct);
+		else
+			netrx[0] = '\0';
 		snprintf(c->text, sizeof(c->text),
-			 "softirq work: %.1f %% of CPU time vs %.1f %% (net_rx %.1f %% vs %.1f %%), ksoftirqd run-queue latency p99 %s vs %s",
-			 s->softirq_pct, r->softirq_pct, s->net_rx_pct,
-			 r->net_rx_pct,
+			 "softirq work: %.1f %% of CPU time vs %.1f %%%s, ksoftirqd run-queue latency p99 %s vs %s",
+			 s->softirq_pct, r->softirq_pct, netrx,
 			 fmt_ns(a, sizeof(a), (double)s->ksoftirqd_p99_ns),
 			 fmt_ns(b, sizeof(b), (double)r->ksoftirqd_p99_ns));
 		break;

@@ -52,14 +52,14 @@ void kfigures_from(const struct kstats *k, struct kfigures *f)
 	f->migrations_per_s = (double)migr / f->wall_s;
 	for (c = 0; c < k->ncpus; c++) {
 		idle += k->cpu[c].idle_ns;
-		for (i = 0; i < KS_NR_SOFTIRQS; i++)
-			sirq += k->cpu[c].softirq_ns[i];
+		sirq += k->cpu[c].softirq_all_ns;
 		netrx += k->cpu[c].softirq_ns[3]; /* NET_RX_SOFTIRQ */
 	}
 	cpu_ns = (double)k->wall_ns * k->ncpus;
 	f->idle_pct = 100.0 * (double)idle / cpu_ns;
 	f->softirq_pct = 100.0 * (double)sirq / cpu_ns;
-	f->net_rx_pct = 100.0 * (double)netrx / cpu_ns;
+	/* The kernel's tick accounting does not split softirq time by vector. */
+	f->net_rx_pct = k->softirq_ticks ? -1 : 100.0 * (double)netrx / cpu_ns;
 	for (i = 0; i < k->nr_stealers; i++)
 		if (!k->stealer[i].is_benchmark && k->stealer[i].pid)
 			outsider += k->stealer[i].ns;

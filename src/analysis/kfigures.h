@@ -25,7 +25,7 @@ struct kfigures {
 	double migrations_per_s;
 	double idle_pct;	/* of all CPUs' time */
 	double softirq_pct;
-	double net_rx_pct;
+	double net_rx_pct;	/* < 0: not known (softirq from ticks) */
 	double outsider_pct;	/* CPU taken by outsiders from waiting subjects */
 	double steal_pct;	/* hypervisor steal, of all CPUs' time */
 	double tp;		/* throughput, filled by the caller */

@@ -114,6 +114,7 @@ static int load_cpus(const json_t *cpus, struct kstats *k)
 		return -1;
 	json_array_foreach(cpus, i, o) {
 		json_t *sirq = json_object_get(o, "softirq");
+		uint64_t sum = 0;
 
 		k->cpu[i].idle_ns = get_u64(o, "idle_ns");
 		k->cpu[i].stolen_ns = get_u64(o, "stolen_ns");
@@ -122,7 +123,11 @@ static int load_cpus(const json_t *cpus, struct kstats *k)
 
 			k->cpu[i].softirq_ns[v] = get_u64(s, "ns");
 			k->cpu[i].softirq_cnt[v] = get_u64(s, "count");
+			sum += k->cpu[i].softirq_ns[v];
 		}
+		/* Files before schema 3 have the time by vector only. */
+		k->cpu[i].softirq_all_ns = json_object_get(o, "softirq_ns") ?
+					   get_u64(o, "softirq_ns") : sum;
 	}
 	return 0;
 }
@@ -181,6 +186,8 @@ struct kstats *kstats_from_json(const json_t *o)
 	if (!k)
 		return NULL;
 	k->mode = "saved";
+	k->softirq_ticks = !strcmp(json_string_value(json_object_get(o,
+				   "softirq_source")) ?: "", "ticks");
 	k->wall_ns = get_u64(o, "wall_ns");
 	k->messages = get_u64(o, "messages");
 	k->stolen_total_ns = get_u64(o, "stolen_ns");

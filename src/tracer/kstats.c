@@ -81,7 +81,8 @@ int ks_snap_alloc(struct ks_snap *s, int ncpus)
 	s->sched = calloc(ncpus, sizeof(*s->sched));
 	s->sock = calloc(ncpus, sizeof(*s->sock));
 	s->stealers = calloc(CB_MAX_STEALERS, sizeof(*s->stealers));
-	if (!s->sched || !s->sock || !s->stealers) {
+	s->softirq = calloc(ncpus, sizeof(*s->softirq));
+	if (!s->sched || !s->sock || !s->stealers || !s->softirq) {
 		ks_snap_free(s);
 		return -1;
 	}
@@ -93,6 +94,7 @@ void ks_snap_free(struct ks_snap *s)
 	free(s->sched);
 	free(s->sock);
 	free(s->stealers);
+	free(s->softirq);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -155,6 +157,30 @@ static void roles_delta(struct kstats *k, const struct ks_snap *a,
 		ks_hist_finish(&k->role[r].rq_lat);
 }
 
+static uint64_t u64_delta(uint64_t b, uint64_t a)
+{
+	return b > a ? b - a : 0;
+}
+
+/* CPU c's softirq time and counts so far, from whichever source ran. */
+static uint64_t sirq_ns(const struct ks_snap *s, int c)
+{
+	uint64_t sum = 0;
+	int v;
+
+	if (s->softirq_ticks)
+		return s->softirq[c].ns;
+	for (v = 0; v < KS_NR_SOFTIRQS; v++)
+		sum += s->sched[c].softirq_ns[v];
+	return sum;
+}
+
+static uint64_t sirq_cnt(const struct ks_snap *s, int c, int v)
+{
+	return s->softirq_ticks ? s->softirq[c].cnt[v] :
+				  s->sched[c].softirq_cnt[v];
+}
+
 static void cpus_delta(struct kstats *k, const struct ks_snap *a,
 		       const struct ks_snap *b)
 {
@@ -165,10 +191,13 @@ static void cpus_delta(struct kstats *k, const struct ks_snap *a,
 		struct ks_cpu *o = &k->cpu[c];
 
 		o->idle_ns = sb->idle_ns - sa->idle_ns;
+		o->softirq_all_ns = u64_delta(sirq_ns(b, c), sirq_ns(a, c));
 		for (v = 0; v < KS_NR_SOFTIRQS; v++) {
-			o->softirq_ns[v] = sb->softirq_ns[v] - sa->softirq_ns[v];
-			o->softirq_cnt[v] = sb->softirq_cnt[v] -
-					    sa->softirq_cnt[v];
+			if (!b->softirq_ticks)
+				o->softirq_ns[v] = sb->softirq_ns[v] -
+						   sa->softirq_ns[v];
+			o->softirq_cnt[v] = u64_delta(sirq_cnt(b, c, v),
+						      sirq_cnt(a, c, v));
 		}
 		o->stolen_ns = (sb->stolen_idle_ns - sa->stolen_idle_ns) +
 			       (sb->stolen_outsider_ns - sa->stolen_outsider_ns);
@@ -350,11 +379,6 @@ static void progs_delta(struct kstats *k, const struct ks_snap *a,
 				   ((double)k->wall_ns * k->ncpus);
 }
 
-static uint64_t u64_delta(uint64_t b, uint64_t a)
-{
-	return b > a ? b - a : 0;
-}
-
 /*
  * The processes' throttling and stops over the run.  The group and its
  * quota are the ones at the run's end (where a process moved into a
@@ -419,6 +443,7 @@ struct kstats *kstats_from_snaps(const struct ks_snap *a,
 	k->wall_ns = b->t_ns - a->t_ns;
 	k->messages = b->messages - a->messages;
 	k->sock_sample_rate = 1;
+	k->softirq_ticks = b->softirq_ticks;
 	procs_delta(k, a, b);
 	roles_delta(k, a, b);
 	cpus_delta(k, a, b);
@@ -432,7 +457,7 @@ void ks_interval_from_snaps(struct ks_interval *iv, const struct ks_snap *a,
 			    const struct ks_snap *b, uint64_t run_start_ns)
 {
 	uint64_t buckets[CB_HIST_BUCKETS] = { 0 }, count = 0;
-	int c, r, v, i;
+	int c, r, i;
 
 	memset(iv, 0, sizeof(*iv));
 	iv->start_ns = a->t_ns - run_start_ns;
@@ -452,8 +477,7 @@ void ks_interval_from_snaps(struct ks_interval *iv, const struct ks_snap *a,
 				   sb->rq_lat_hist[r]);
 		}
 		iv->idle_ns += sb->idle_ns - sa->idle_ns;
-		for (v = 0; v < KS_NR_SOFTIRQS; v++)
-			iv->softirq_ns += sb->softirq_ns[v] - sa->softirq_ns[v];
+		iv->softirq_ns += u64_delta(sirq_ns(b, c), sirq_ns(a, c));
 	}
 	for (i = 0; i < CB_NR_SIDES; i++) {
 		iv->throttled_ns += u64_delta(b->proc[i].acc_throttled_ns,

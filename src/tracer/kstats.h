@@ -49,7 +49,8 @@ struct ks_role {
 
 struct ks_cpu {
 	uint64_t idle_ns;
-	uint64_t softirq_ns[KS_NR_SOFTIRQS];
+	uint64_t softirq_all_ns;	/* every vector; see softirq_ticks */
+	uint64_t softirq_ns[KS_NR_SOFTIRQS];	/* 0 with softirq_ticks */
 	uint64_t softirq_cnt[KS_NR_SOFTIRQS];
 	uint64_t stolen_ns;	/* subject waited here while others ran */
 };
@@ -175,6 +176,11 @@ struct kstats {
 	struct ks_proc proc[CB_NR_SIDES];	/* chat_c, chat_s */
 	struct ks_sys sys;
 	unsigned int sock_sample_rate;		/* one event in N */
+	/*
+	 * Softirq time from the kernel's tick accounting (tracer/sysstat.h),
+	 * not from the softirq tracepoints: no split by vector.
+	 */
+	bool softirq_ticks;
 	struct ks_missed missed;
 	struct ks_prog prog[KS_MAX_PROGS];
 	int nr_progs;
@@ -212,6 +218,9 @@ struct ks_snap {
 	pid_t pid[CB_NR_SIDES];
 	struct ks_proc_snap proc[CB_NR_SIDES];
 	struct ks_sys_snap sys;
+	/* With softirq_ticks, the kernel's softirq figures (ncpus). */
+	bool softirq_ticks;
+	struct sys_softirq *softirq;
 };
 
 /* Percentile p (0..100) of a histogram, interpolated inside its bucket. */

@@ -114,6 +114,9 @@ void snap_take(const struct snap_src *src, struct ks_snap *s,
 		if (cs[c].curr_pid == 0 && start && s->t_ns > start)
 			s->sched[c].idle_ns += s->t_ns - start;
 	}
+	s->softirq_ticks = src->softirq_ticks;
+	if (s->softirq_ticks)
+		sys_read_softirqs(s->softirq, src->ncpus);
 	snap_stealers(src, s);
 	snap_procs(src, s, prev);
 	if (progs)
@@ -157,6 +160,8 @@ void snap_copy(struct ks_snap *dst, const struct ks_snap *src)
 	memcpy(dst->pid, src->pid, sizeof(dst->pid));
 	memcpy(dst->proc, src->proc, sizeof(dst->proc));
 	dst->sys = src->sys;
+	dst->softirq_ticks = src->softirq_ticks;
+	memcpy(dst->softirq, src->softirq, sizeof(*dst->softirq) * n);
 }
 
 /*

@@ -27,6 +27,7 @@ struct snap_src {
 	uint64_t (*progress)(void *arg);	/* messages so far, or NULL */
 	void *progress_arg;
 	int sndq_fd;			/* program sampling the send queues */
+	bool softirq_ticks;		/* softirq from /proc, not the hooks */
 	uint32_t *keys;			/* CB_MAX_STEALERS, for batch reads */
 	struct cb_stealer *vals;
 	pid_t pid[CB_NR_SIDES];		/* chat_c, chat_s (0: unknown) */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tracer/sysstat.h"
 #include "util/procfs.h"
@@ -105,6 +106,75 @@ void sys_read(struct ks_sys_snap *s)
 	s->psi_mem_some_us = psi_some("/proc/pressure/memory");
 	s->allocstall = allocstalls();
 	s->freq_khz = mean_freq_khz();
+}
+
+/* "cpuN user nice system idle iowait irq softirq ..." lines. */
+static int softirq_time(struct sys_softirq *cpu, int ncpus)
+{
+	unsigned long long v;
+	long hz = sysconf(_SC_CLK_TCK);
+	char line[512];
+	FILE *f = fopen("/proc/stat", "r");
+	int c;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line + 3, "%d %*u %*u %*u %*u %*u %*u %llu", &c,
+			   &v) == 2 && c >= 0 && c < ncpus && hz > 0)
+			cpu[c].ns = v * (1000000000ULL / (unsigned long)hz);
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * A header of "CPUn" columns, then one line per vector in the kernel's
+ * order, which is ours (ks_softirq_names).
+ */
+static int softirq_counts(struct sys_softirq *cpu, int ncpus)
+{
+	int col[1024], ncol = 0, vec = 0, i, c;
+	char *line = NULL, *p, *end, *sp;
+	size_t cap = 0;
+	FILE *f = fopen("/proc/softirqs", "r");
+
+	if (!f)
+		return -1;
+	if (getline(&line, &cap, f) < 0)
+		goto out;
+	for (p = strtok_r(line, " \t\n", &sp); p && ncol < 1024;
+	     p = strtok_r(NULL, " \t\n", &sp))
+		col[ncol++] = strncmp(p, "CPU", 3) ? -1 : atoi(p + 3);
+	while (vec < SYS_NR_SOFTIRQS && getline(&line, &cap, f) > 0) {
+		p = strchr(line, ':');
+		if (!p)
+			break;
+		for (i = 0, p++; i < ncol; i++, p = end) {
+			unsigned long long n = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			c = col[i];
+			if (c >= 0 && c < ncpus)
+				cpu[c].cnt[vec] = n;
+		}
+		vec++;
+	}
+out:
+	free(line);
+	fclose(f);
+	return vec ? 0 : -1;
+}
+
+int sys_read_softirqs(struct sys_softirq *cpu, int ncpus)
+{
+	memset(cpu, 0, sizeof(*cpu) * ncpus);
+	if (softirq_time(cpu, ncpus) || softirq_counts(cpu, ncpus))
+		return -1;
+	return 0;
 }
 
 uint64_t proc_majflt(pid_t pid)

@@ -23,6 +23,25 @@ struct ks_sys_snap {
 };
 
 void sys_read(struct ks_sys_snap *s);
+
+/*
+ * Softirq work per CPU from the kernel's own accounting, for runs that do
+ * not attach the softirq tracepoints (the default: at about one softirq
+ * per loopback send, the entry/exit pair was half of the tracer's cost).
+ * Counts per vector come from /proc/softirqs and are exact; the time from
+ * /proc/stat, which a kernel without CONFIG_IRQ_TIME_ACCOUNTING samples at
+ * each tick, in USER_HZ units: good to a few per cent of a run, not split
+ * by vector.
+ */
+#define SYS_NR_SOFTIRQS		10
+
+struct sys_softirq {
+	uint64_t ns;			/* all vectors */
+	uint64_t cnt[SYS_NR_SOFTIRQS];
+};
+
+/* Fill cpu[0..ncpus); 0, or -1 when the files cannot be read. */
+int sys_read_softirqs(struct sys_softirq *cpu, int ncpus);
 /* Major page faults of process pid so far, 0 when it is gone. */
 uint64_t proc_majflt(pid_t pid);
 

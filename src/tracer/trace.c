@@ -39,7 +39,10 @@
  * attach and detach calls, ten a second, cost more than running them all
  * the time).  What makes tracing cheap is fewer events on the message
  * path: the send queues are sampled at each snapshot by a syscall
- * program instead of a hook on every send.
+ * program instead of a hook on every send, and softirq time comes from
+ * the kernel's own accounting (/proc/stat, /proc/softirqs) unless the
+ * softirq group is asked for: its entry/exit pair fires about once per
+ * loopback send and was half of the programs' time.
  *
  * sk_data_ready, which fires for every packet delivered, may record one
  * event in 2^N (CHATBENCH_SOCK_SAMPLE_SHIFT, 0 by default: its cost is
@@ -48,7 +51,8 @@
  * Knobs for measurements: CHATBENCH_BPF_RAW_TP forces the raw_tp
  * programs; CHATBENCH_BPF_NOSTATS leaves kernel program timing off (it
  * costs two clock reads per program run; bpf_cost is then zero);
- * CHATBENCH_TRACE_PROGS attaches only some program groups.
+ * CHATBENCH_TRACE_PROGS names the program groups to attach ("all" for
+ * every one, softirq included).
  */
 #define DEFAULT_SOCK_SAMPLE_SHIFT	0
 
@@ -197,10 +201,11 @@ static void collect_progs(struct trace *t, struct bpf_object *obj)
 }
 
 /*
- * The program groups CHATBENCH_TRACE_PROGS names (all when unset: sched,
- * softirq, signal, sockmsg, sockrare): a knob
- * for measuring what each group costs, one at a time.  A program left out
- * is loaded but never attached; its figures stay zero.
+ * The program groups CHATBENCH_TRACE_PROGS names (sched, softirq, signal,
+ * sockmsg, sockrare, or all; unset: all but softirq): a knob for
+ * measuring what each group costs, one at a time, and for exact softirq
+ * time split by vector.  A program left out is loaded but never attached;
+ * its figures stay zero.
  */
 static const struct {
 	const char *group;
@@ -221,7 +226,9 @@ static bool prog_wanted(const char *prog_name)
 	const char *want = getenv("CHATBENCH_TRACE_PROGS"), *g, *p;
 	size_t i, n;
 
-	if (!want || !*want || strlen(prog_name) < 4)
+	if (!want || !*want)
+		want = "sched,signal,sockmsg,sockrare";
+	if (!strcmp(want, "all") || strlen(prog_name) < 4)
 		return true;
 	for (i = 0; i < sizeof(prog_groups) / sizeof(prog_groups[0]); i++) {
 		if (strcmp(prog_name + 4, prog_groups[i].prog))
@@ -343,6 +350,7 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 		.vals = calloc(CB_MAX_STEALERS, sizeof(*t->src.vals)),
 		.pid = { opts->client_tgid, opts->server_tgid },
 		.cg = &t->cg,
+		.softirq_ticks = !prog_wanted("btf_softirq_entry"),
 	};
 	cg_mounts_find(&t->cg);
 	if (!t->src.keys || !t->src.vals) {

@@ -61,11 +61,29 @@ EOF
 	# sched_wakeup_new fires only when a task is created: not in a run.
 	check 'all(p["run_cnt"] > 0 for p in k["bpf_cost"]["programs"]
 		if p["name"].endswith(("sched_switch", "sched_wakeup",
-		"softirq_entry", "softirq_exit", "sk_data_ready",
-		"sample_send_queues")))'
+		"sk_data_ready", "sample_send_queues")))'
+	# Softirqs from the kernel's accounting by default, hooks left off.
+	check 'k["softirq_source"] == "ticks"'
+	check 'all(p["run_cnt"] == 0 for p in k["bpf_cost"]["programs"]
+		if "softirq" in p["name"])'
+	check 'sum(c["softirq"].get("net_rx", {}).get("count", 0)
+		for c in k["cpus"]) > 0'
 	check '0 < k["bpf_cost"]["cpu_share"] < 0.5'
 	check 'k["wall_ns"] > 0 and len(k["cpus"]) == k["ncpus"]'
 	check 'len(k["intervals"]) >= 1'
+}
+
+@test "the softirq hooks, asked for, time softirqs by vector" {
+	RUN_ARGS=(4 100)
+	traced_run env CHATBENCH_TRACE_PROGS=all
+	check 'k["softirq_source"] == "tracepoints"'
+	check 'all(p["run_cnt"] > 0 for p in k["bpf_cost"]["programs"]
+		if "softirq" in p["name"])'
+	# Every vector's time adds up to the CPU's softirq time.
+	check 'all(c["softirq_ns"] == sum(v["ns"]
+		for v in c["softirq"].values()) for c in k["cpus"])'
+	check 'sum(c["softirq"]["net_rx"]["ns"] for c in k["cpus"]
+		if "net_rx" in c["softirq"]) > 0'
 }
 
 @test "the raw_tp fallback loads and traces the same figures" {

@@ -35,6 +35,7 @@ static struct kstats *base_kstats(void)
 	for (c = 0; c < NCPUS; c++) {
 		k->cpu[c].idle_ns = WALL_NS / 10;
 		k->cpu[c].softirq_ns[3] = WALL_NS / 5;
+		k->cpu[c].softirq_all_ns = WALL_NS / 5;
 	}
 	for (r = 0; r < CB_ROLE_OTHER; r++) {
 		k->role[r].wakeups = 100000;

@@ -17,6 +17,8 @@
 
 #include "tracer/kstats.h"
 #include "output/json/kstats_json.h"
+#include "results/kstats_load.h"
+#include "tracer/sysstat.h"
 
 static void add(uint64_t *b, uint64_t v)
 {
@@ -196,7 +198,9 @@ static void test_delta(void **state)
 	assert_true(r->rq_lat.max < cb_hist_hi(100));
 	assert_int_equal(k->cpu[0].idle_ns, 250000000);
 	assert_int_equal(k->cpu[1].softirq_ns[3], 1000);
+	assert_int_equal(k->cpu[1].softirq_all_ns, 1000);
 	assert_int_equal(k->cpu[1].softirq_cnt[3], 10);
+	assert_false(k->softirq_ticks);
 	assert_int_equal(k->sock[CB_SIDE_CLIENT].sends, 20);
 	assert_int_equal(k->sock[CB_SIDE_CLIENT].wmem_avg, 100);
 	assert_int_equal(k->sock[CB_SIDE_CLIENT].sndbuf_full, 2);
@@ -273,6 +277,67 @@ static void test_json(void **state)
 	kstats_free(k);
 }
 
+/*
+ * Softirq from the kernel's accounting: the time of all vectors together,
+ * counts by vector, and never a per-vector time the ticks do not give,
+ * whatever the (unattached) hooks' counters hold.
+ */
+static void test_softirq_ticks(void **state)
+{
+	struct pair *p = *state;
+	struct ks_interval iv;
+	json_t *j, *cpu, *netrx;
+	struct kstats *k, *back;
+	int c;
+
+	fill(p);
+	p->a.softirq_ticks = p->b.softirq_ticks = true;
+	for (c = 0; c < 2; c++) {
+		p->a.softirq[c].ns = 40000000;
+		p->b.softirq[c].ns = 120000000 + 10000000 * c;
+		p->a.softirq[c].cnt[3] = 5;
+		p->b.softirq[c].cnt[3] = 905;
+	}
+	k = kstats_from_snaps(&p->a, &p->b);
+	assert_true(k->softirq_ticks);
+	assert_int_equal(k->cpu[0].softirq_all_ns, 80000000);
+	assert_int_equal(k->cpu[1].softirq_all_ns, 90000000);
+	assert_int_equal(k->cpu[1].softirq_ns[3], 0);
+	assert_int_equal(k->cpu[1].softirq_cnt[3], 900);
+	ks_interval_from_snaps(&iv, &p->a, &p->b, 0);
+	assert_int_equal(iv.softirq_ns, 170000000);
+
+	k->mode = "tp_btf";
+	j = kstats_to_json(k);
+	assert_string_equal(json_string_value(json_object_get(j,
+			    "softirq_source")), "ticks");
+	cpu = json_array_get(json_object_get(j, "cpus"), 1);
+	assert_int_equal(json_integer_value(json_object_get(cpu,
+			 "softirq_ns")), 90000000);
+	netrx = json_object_get(json_object_get(cpu, "softirq"), "net_rx");
+	assert_int_equal(json_integer_value(json_object_get(netrx, "count")),
+			 900);
+	assert_null(json_object_get(netrx, "ns"));
+	back = kstats_from_json(j);
+	assert_non_null(back);
+	assert_true(back->softirq_ticks);
+	assert_int_equal(back->cpu[1].softirq_all_ns, 90000000);
+	kstats_free(back);
+	json_decref(j);
+	kstats_free(k);
+}
+
+/* Any Linux counts timer softirqs on its first CPU. */
+static void test_proc_softirqs(void **state)
+{
+	struct sys_softirq cpu[2];
+
+	(void)state;
+	assert_int_equal(sys_read_softirqs(cpu, 1), 0);
+	assert_true(cpu[0].cnt[1] > 0);		/* TIMER */
+	assert_true(cpu[0].ns % 1000000 == 0);	/* whole USER_HZ units */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +348,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_interval, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_softirq_ticks, setup,
+						teardown),
+		cmocka_unit_test(test_proc_softirqs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

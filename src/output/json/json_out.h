@@ -18,8 +18,11 @@
  * 2: the kernel object's sockets count send-queue samples (sndq_samples,
  * was sends_sampled) and gain processes, system, stopped and frozen
  * times; runs gain disturbed, evidence and phases, summaries verdict.
+ * 3: the kernel object gains softirq_source ("ticks" by default: then
+ * each CPU's softirq_ns is the kernel's tick-sampled time and its vectors
+ * have counts only).
  */
-#define CHATBENCH_SCHEMA_VERSION 2
+#define CHATBENCH_SCHEMA_VERSION 3
 
 struct json_out;
 

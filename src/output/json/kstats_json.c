@@ -108,17 +108,22 @@ static json_t *cpus_json(const struct kstats *k)
 		json_t *sirq = json_object();
 
 		for (v = 0; v < KS_NR_SOFTIRQS; v++) {
+			json_t *one;
+
 			if (!o->softirq_cnt[v])
 				continue;
-			json_object_set_new(sirq, ks_softirq_names[v],
-				json_pack("{s:I,s:I}",
-					  "ns", (json_int_t)o->softirq_ns[v],
-					  "count",
-					  (json_int_t)o->softirq_cnt[v]));
+			one = json_pack("{s:I}", "count",
+					(json_int_t)o->softirq_cnt[v]);
+			/* The kernel's ticks do not split time by vector. */
+			if (!k->softirq_ticks)
+				json_object_set_new(one, "ns",
+					json_integer((json_int_t)o->softirq_ns[v]));
+			json_object_set_new(sirq, ks_softirq_names[v], one);
 		}
-		json_array_append_new(arr, json_pack("{s:i,s:I,s:I,s:o}",
+		json_array_append_new(arr, json_pack("{s:i,s:I,s:I,s:I,s:o}",
 			"cpu", c, "idle_ns", (json_int_t)o->idle_ns,
 			"stolen_ns", (json_int_t)o->stolen_ns,
+			"softirq_ns", (json_int_t)o->softirq_all_ns,
 			"softirq", sirq));
 	}
 	return arr;
@@ -226,9 +231,10 @@ json_t *kstats_to_json(const struct kstats *k)
 	stealers = json_array();
 	for (i = 0; i < k->nr_stealers; i++)
 		json_array_append_new(stealers, stealer_json(&k->stealer[i]));
-	o = json_pack("{s:s,s:i,s:I,s:I,s:o,s:o,s:I,s:o,s:{s:i,s:o,s:o},"
+	o = json_pack("{s:s,s:s,s:i,s:I,s:I,s:o,s:o,s:I,s:o,s:{s:i,s:o,s:o},"
 			 "s:{s:I,s:I,s:I,s:I,s:I,s:I,s:I},s:o,s:o}",
 		"mode", k->mode ? k->mode : "",
+		"softirq_source", k->softirq_ticks ? "ticks" : "tracepoints",
 		"ncpus", k->ncpus,
 		"wall_ns", (json_int_t)k->wall_ns,
 		"messages", (json_int_t)k->messages,

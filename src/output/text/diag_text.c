@@ -53,17 +53,22 @@ static void print_profile(FILE *f, const struct run_result *r,
 {
 	struct kfigures k = *kf;
 	double thr, all;
-	char a[24], b[24], head[32], text[256];
+	char a[24], b[24], head[32], text[256], netrx[24];
 	int i, col, shown = 0;
 
 	if (!k.valid)
 		return;
 	snprintf(head, sizeof(head), "Profile of run %-4d: ", r->run);
+	if (k.net_rx_pct >= 0)
+		snprintf(netrx, sizeof(netrx), " (net_rx %.0f%%)",
+			 k.net_rx_pct);
+	else
+		netrx[0] = '\0';
 	snprintf(text, sizeof(text),
-		 "CPU: benchmark %.0f%%, softirq %.0f%% (net_rx %.0f%%), "
+		 "CPU: benchmark %.0f%%, softirq %.0f%%%s, "
 		 "outsiders %.0f%%, steal %.0f%%, idle %.0f%%",
 		 100 - k.idle_pct - k.softirq_pct - k.outsider_pct -
-		 k.steal_pct, k.softirq_pct, k.net_rx_pct, k.outsider_pct,
+		 k.steal_pct, k.softirq_pct, netrx, k.outsider_pct,
 		 k.steal_pct, k.idle_pct);
 	print_wrapped(f, head, text);
 	all = k.oncpu_s + k.runnable_s + k.blocked_s;

@@ -89,25 +89,28 @@ static void print_roles(FILE *f, const struct kstats *k)
 
 static void print_cpus(FILE *f, const struct kstats *k)
 {
-	int c, v, n = 0;
+	int c, n = 0;
 
 	for (c = 0; c < k->ncpus; c++) {
 		const struct ks_cpu *o = &k->cpu[c];
-		uint64_t sirq = 0;
+		double wall = k->wall_ns ? (double)k->wall_ns : 1;
 
-		for (v = 0; v < KS_NR_SOFTIRQS; v++)
-			sirq += o->softirq_ns[v];
 		if (n == 0)
 			fprintf(f, "  cpus    :");
-		fprintf(f, " cpu%d idle %.1f%% sirq %.1f%% (net_rx %.1f%%)", c,
-			k->wall_ns ? 100.0 * o->idle_ns / k->wall_ns : 0,
-			k->wall_ns ? 100.0 * sirq / k->wall_ns : 0,
-			k->wall_ns ? 100.0 * o->softirq_ns[3] / k->wall_ns : 0);
+		fprintf(f, " cpu%d idle %.1f%% sirq %.1f%%", c,
+			100.0 * o->idle_ns / wall,
+			100.0 * o->softirq_all_ns / wall);
+		if (!k->softirq_ticks)
+			fprintf(f, " (net_rx %.1f%%)",
+				100.0 * o->softirq_ns[3] / wall);
 		if (++n == 2 || c == k->ncpus - 1) {
 			fputc('\n', f);
 			n = 0;
 		}
 	}
+	if (k->softirq_ticks)
+		fprintf(f, "  sirq    : kernel tick accounting, not by vector "
+			"(exact: CHATBENCH_TRACE_PROGS=all)\n");
 }
 
 static void print_stealers(FILE *f, const struct kstats *k)
