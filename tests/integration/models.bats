@@ -168,10 +168,12 @@ stalled_readers() {
 	# --timeout 2: a few seconds of no progress, then the abort.  The
 	# server's peak memory meanwhile goes to STALL_RSS_KB.
 	STALL_RSS_KB=0
+	# Sampled before the check: on a loaded machine the abort may
+	# already be in the log at the first look.
 	for i in $(seq 100); do
-		grep -q "aborted" "$SRV_LOG" && break
 		b=$(awk '/^VmRSS/ {print $2}' /proc/$SRV_PID/status)
 		[ "$b" -gt "$STALL_RSS_KB" ] && STALL_RSS_KB=$b
+		grep -q "aborted" "$SRV_LOG" && break
 		sleep 0.1
 	done
 	kill "${pids[@]}" 2>/dev/null || true
@@ -219,8 +221,10 @@ stalled_readers() {
 # Cpus_allowed_list of every thread of the server, one per line.
 allowed_lists() {
 	local t
+	# A thread may exit between the glob and the read: skip it.
 	for t in /proc/$SRV_PID/task/*; do
-		awk '/^Cpus_allowed_list/ {print $2}' "$t/status"
+		awk '/^Cpus_allowed_list/ {print $2}' "$t/status" \
+			2>/dev/null || true
 	done
 }
 
