@@ -274,8 +274,10 @@ static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
 		ev |= EV(OUTSIDER_CPU);
 	if (far_above(s->steal_pct, r->steal_pct, d->steal_pct, 3))
 		ev |= EV(STEAL);
+	/* ksoftirqd's waits are run-queue waits, excused the same way. */
 	if (far_above(s->softirq_pct, r->softirq_pct, d->softirq_pct, 5) ||
-	    (ratio((double)s->ksoftirqd_p99_ns, (double)r->ksoftirqd_p99_ns) >=
+	    (!outsider &&
+	     ratio((double)s->ksoftirqd_p99_ns, (double)r->ksoftirqd_p99_ns) >=
 		     3 &&
 	     far_above((double)s->ksoftirqd_p99_ns, (double)r->ksoftirqd_p99_ns,
 		       (double)d->ksoftirqd_p99_ns, 1e6)))
@@ -473,20 +475,31 @@ static void describe(struct diag_cause *c, const struct kstats *k,
 			 fmt_ns(b, sizeof(b), (double)r->rq_p50_ns));
 		break;
 	case CAUSE_SOFTIRQ:
+		/* The figure that is the evidence: more work, or a late ksoftirqd. */
 		c->figure = "softirq_pct";
 		c->now = s->softirq_pct;
 		c->base = r->softirq_pct;
+		if (s->softirq_pct <= r->softirq_pct) {
+			c->figure = "ksoftirqd_p99_ns";
+			c->now = (double)s->ksoftirqd_p99_ns;
+			c->base = (double)r->ksoftirqd_p99_ns;
+		}
 		if (s->net_rx_pct >= 0 && r->net_rx_pct >= 0)
 			snprintf(netrx, sizeof(netrx),
 				 " (net_rx %.1f %% vs %.1f %%)", s->net_rx_pct,
 				 r->net_rx_pct);
 		else
 			netrx[0] = '\0';
-		snprintf(c->text, sizeof(c->text),
-			 "softirq work: %.1f %% of CPU time vs %.1f %%%s, ksoftirqd run-queue latency p99 %s vs %s",
-			 s->softirq_pct, r->softirq_pct, netrx,
-			 fmt_ns(a, sizeof(a), (double)s->ksoftirqd_p99_ns),
-			 fmt_ns(b, sizeof(b), (double)r->ksoftirqd_p99_ns));
+		fmt_ns(a, sizeof(a), (double)s->ksoftirqd_p99_ns);
+		fmt_ns(b, sizeof(b), (double)r->ksoftirqd_p99_ns);
+		if (!strcmp(c->figure, "softirq_pct"))
+			snprintf(c->text, sizeof(c->text),
+				 "softirq work: %.1f %% of CPU time vs %.1f %%%s, ksoftirqd run-queue latency p99 %s vs %s",
+				 s->softirq_pct, r->softirq_pct, netrx, a, b);
+		else
+			snprintf(c->text, sizeof(c->text),
+				 "ksoftirqd waited to run: run-queue latency p99 %s vs %s, with softirq work %.1f %% of CPU time vs %.1f %%%s",
+				 a, b, s->softirq_pct, r->softirq_pct, netrx);
 		break;
 	case CAUSE_SOCKET_BACKPRESSURE:
 		c->figure = "sndbuf_full_pct";

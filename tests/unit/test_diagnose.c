@@ -424,7 +424,9 @@ static void test_other_way_never_named(void **state)
 /*
  * chat_s in a cgroup with a quota of 0.4 CPU: throttled most of the run,
  * CPUs idle, run-queue waits shorter than usual.  The quota is named,
- * never the contention the idle CPUs might suggest.
+ * never the contention the idle CPUs might suggest, nor softirq work for
+ * the ksoftirqd waits that the unthrottled threads' rush causes (seen
+ * here: 21 ms against 164 us, with less softirq work than usual).
  */
 static void test_quota_named(void **state)
 {
@@ -442,15 +444,39 @@ static void test_quota_named(void **state)
 	p->throttled_ns = WALL_NS;
 	for (c = 0; c < NCPUS; c++)
 		f->k[5]->cpu[c].idle_ns = WALL_NS / 2;
+	f->k[5]->role[CB_ROLE_KSOFTIRQD].rq_lat.p99 = 21000000;
 	judge_last(f, 100000);
 	assert_true(f->v.slow);
 	assert_int_equal(f->v.causes[0].kind, CAUSE_CPU_QUOTA);
 	assert_string_equal(f->v.causes[0].task, "chat_s");
 	assert_non_null(strstr(f->v.causes[0].text, "/chb_quota"));
 	assert_non_null(strstr(f->v.causes[0].text, "9 of 10 periods"));
-	for (c = 0; c < f->v.ncauses; c++)
+	for (c = 0; c < f->v.ncauses; c++) {
 		assert_int_not_equal(f->v.causes[c].kind,
 				     CAUSE_SCHED_CONTENTION);
+		assert_int_not_equal(f->v.causes[c].kind, CAUSE_SOFTIRQ);
+	}
+}
+
+/*
+ * A late ksoftirqd with no more softirq work than usual: the cause's
+ * figure is the latency that is the evidence, and it points up.
+ */
+static void test_softirq_figure_is_the_evidence(void **state)
+{
+	struct fixture *f = *state;
+	int i;
+
+	f->k[5]->role[CB_ROLE_KSOFTIRQD].rq_lat.p99 = 21000000;
+	judge_last(f, 250000);
+	assert_true(f->v.slow);
+	for (i = 0; i < f->v.ncauses; i++)
+		if (f->v.causes[i].kind == CAUSE_SOFTIRQ)
+			break;
+	assert_true(i < f->v.ncauses);
+	assert_string_equal(f->v.causes[i].figure, "ksoftirqd_p99_ns");
+	assert_true(f->v.causes[i].now > f->v.causes[i].base);
+	assert_non_null(strstr(f->v.causes[i].text, "ksoftirqd waited"));
 }
 
 static void test_stopped_named_with_sender(void **state)
@@ -548,6 +574,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_other_way_never_named,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_softirq_figure_is_the_evidence, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quota_named, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_stopped_named_with_sender,
