@@ -11,6 +11,7 @@
 #include "analysis/series.h"
 #include "analysis/summary.h"
 #include "tracer/kstats.h"
+#include "util/stats.h"
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -25,6 +26,40 @@ static uint64_t median_u64(uint64_t *v, size_t n)
 		return 0;
 	qsort(v, n, sizeof(*v), cmp_u64);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The open-loop figures of a --rate point, each the median over runs. */
+static void open_row(const struct series *s, struct sweep_row *row)
+{
+	size_t i, n = 0, k = s->attempted + 1;
+	uint64_t *p50 = calloc(k, sizeof(*p50));
+	uint64_t *p99 = calloc(k, sizeof(*p99));
+	uint64_t *p999 = calloc(k, sizeof(*p999));
+	double *ach = calloc(k, sizeof(*ach));
+
+	if (!p50 || !p99 || !p999 || !ach)
+		goto out;
+	for (i = 0; i < s->attempted; i++) {
+		const struct open_result *op = s->runs[i].open;
+
+		if (!s->runs[i].ok || !op)
+			continue;
+		row->offered = op->offered;
+		p50[n] = op->lat.p50;
+		p99[n] = op->lat.p99;
+		p999[n] = op->lat.p999;
+		ach[n++] = op->achieved;
+	}
+	row->open = n > 0;
+	row->ol_p50 = median_u64(p50, n);
+	row->ol_p99 = median_u64(p99, n);
+	row->ol_p999 = median_u64(p999, n);
+	row->achieved = n ? stats_median(ach, n) : 0;
+out:
+	free(p50);
+	free(p99);
+	free(p999);
+	free(ach);
 }
 
 static void sweep_row(const struct series *s, struct sweep_row *row)
@@ -60,6 +95,7 @@ static void sweep_row(const struct series *s, struct sweep_row *row)
 		row->xcpu /= (double)nk;
 		row->idle /= (double)nk;
 	}
+	open_row(s, row);
 out:
 	free(lat);
 	free(rq);
@@ -141,6 +177,9 @@ void series_free(struct series *s)
 	for (i = 0; s->runs && i < s->attempted; i++) {
 		kstats_free(s->runs[i].kernel);
 		free(s->runs[i].latency);
+		if (s->runs[i].open)
+			free(s->runs[i].open->rooms);
+		free(s->runs[i].open);
 	}
 	free(s->runs);
 	s->runs = NULL;

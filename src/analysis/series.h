@@ -51,6 +51,10 @@ struct sweep_row {
 	uint64_t lat_p99, rq_p99;
 	double invol, xcpu, idle;
 	bool traced;
+	/* --rate points: medians of the open-loop figures. */
+	bool open;
+	double offered, achieved;
+	uint64_t ol_p50, ol_p99, ol_p999;
 };
 
 struct series {

@@ -147,6 +147,7 @@ static void set_point(struct client_opts *o, const struct client_opts *base,
 	o->rooms = base->rooms;
 	o->messages = base->messages;
 	o->users = base->users;
+	o->rate = base->rate;
 	if (!o->sweep_param)
 		return;
 	s->sweep_param = o->sweep_param;
@@ -155,6 +156,8 @@ static void set_point(struct client_opts *o, const struct client_opts *base,
 		o->rooms = (int)s->sweep_value;
 	else if (!strcmp(o->sweep_param, "messages"))
 		o->messages = (int)s->sweep_value;
+	else if (!strcmp(o->sweep_param, "rate"))
+		o->rate = s->sweep_value;
 	else
 		o->users = (int)s->sweep_value;
 }
@@ -184,6 +187,7 @@ int main(int argc, char **argv)
 	struct json_out *json = NULL;
 	struct series *series = NULL;
 	struct trace *tracer = NULL;
+	struct background *bg = NULL;
 	char err[400], trace_state[320] = "off", failure[400] = "";
 	struct study_io io = { .got_signal = &got_signal };
 	struct baseline *baseline = NULL;
@@ -242,6 +246,7 @@ int main(int argc, char **argv)
 			.model = o.server_model,
 			.cpus = o.server_cpus,
 			.pin = o.server_pin,
+			.nodelay = o.nodelay,
 			.timeout_ms = o.timeout_ms,
 			.clients = o.clients,
 		};
@@ -282,6 +287,12 @@ int main(int argc, char **argv)
 	io.baseline = baseline;
 	io.failure = failure;
 	io.failure_len = sizeof(failure);
+	if (o.background.burners) {
+		bg = bg_start(&o.background, err, sizeof(err));
+		if (!bg)
+			goto fail;
+		client_ctx_set_background(ctx, bg);
+	}
 	if (o.clients > 1 && clients_study(&o, server, &io))
 		failed = 1;
 	for (i = 0; o.clients < 2 && i < npoints && !client_stopped(ctx); i++) {
@@ -293,11 +304,12 @@ int main(int argc, char **argv)
 		}
 	}
 	if (o.sweep_param)
-		sweep_print(text, series, done);
+		sweep_print(text, series, done, o.slo_ms);
 	/* After the results: the original's lines come first. */
 	if (!o.quiet)
-		fprintf(text, "Placement          : client cpus %s%s; server model %s, cpus %s%s\n",
+		fprintf(text, "Placement          : client cpus %s%s%s; server model %s, cpus %s%s\n",
 			io.client_cpus, o.pin ? " (pinned)" : "",
+			o.nodelay ? ", TCP_NODELAY" : "",
 			io.server.model, io.server.cpus,
 			io.server.pin ? " (pinned)" : "");
 	if (o.report_path && write_report(json, o.json_path, o.report_path,
@@ -321,6 +333,7 @@ out:
 			o.json_path);
 		rc = 1;
 	}
+	bg_stop(bg);
 	trace_close(tracer);
 	local_server_stop(&ls);
 	for (i = 0; series && i < done; i++)

@@ -84,6 +84,13 @@ static void child_args(const struct client_opts *o, const struct child *c,
 	arg_num(a, "--interval", o->interval_ms);
 	if (o->trace != TRACE_AUTO)
 		arg(a, o->trace == TRACE_ON ? "--trace" : "--no-trace");
+	if (o->nodelay)
+		arg(a, "--nodelay");
+	if (o->rate) {
+		arg_num(a, "--rate", o->rate);
+		arg(a, "--arrival");
+		arg(a, arrival_name(o->arrival));
+	}
 	if (server)
 		arg_num(a, "--server-pid", server);
 	if (c->cpu >= 0)

@@ -99,6 +99,7 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 	meta.client_pin = o->pin;
 	meta.server = &io->server;
 	meta.verdict = io->json ? diag_json_summary(s) : NULL;
+	meta.row = &s->row;
 	if (io->json && json_out_summary(io->json, o, &s->st, &meta))
 		fprintf(stderr, "chat_c: writing JSON to %s failed\n",
 			io->json_path);

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netdb.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +16,13 @@
 #include <unistd.h>
 
 #include "workload/netio.h"
+
+int net_set_nodelay(int fd)
+{
+	int one = 1;
+
+	return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
 
 int net_parse_addr(const char *host, int port, struct sockaddr_in *sa,
 		   char *err, size_t errlen)

@@ -27,6 +27,11 @@ ssize_t net_write_full(int fd, const void *buf, size_t n);
 /* Connected socket or -1 with errno (ETIMEDOUT after timeout_ms). */
 int net_connect(const struct sockaddr_in *sa, int timeout_ms);
 int net_listen(const struct sockaddr_in *sa, int backlog);
+/*
+ * TCP_NODELAY: small writes leave at once instead of waiting for the
+ * previous one's ACK (Nagle), which a delayed ACK can hold for 40 ms.
+ */
+int net_set_nodelay(int fd);
 /* 1 readable (or closed/error), 0 timeout, -1 error. */
 int net_wait_readable(int fd, int timeout_ms);
 uint16_t net_local_port(int fd);

@@ -188,6 +188,48 @@ static void test_parse_double(void **state)
 	assert_true(v == 0.5);
 }
 
+static void test_client_open_loop(void **state)
+{
+	struct client_opts o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "127.0.0.1"), COPTS_OK);
+	assert_int_equal(o.rate, 0);
+	assert_false(o.sched.any);
+	assert_int_equal(o.background.burners, 0);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--rate", "500",
+				 "--arrival", "poisson", "--nodelay",
+				 "--sched", "all=batch", "--background",
+				 "burn=2:5", "127.0.0.1"), COPTS_OK);
+	assert_int_equal(o.rate, 500);
+	assert_int_equal(o.arrival, ARRIVAL_POISSON);
+	assert_true(o.nodelay);
+	assert_true(o.sched.any);
+	assert_int_equal(o.background.burners, 2);
+	assert_int_equal(o.background.nice, 5);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--sweep",
+				 "rate=100,400,1600", "--slo", "2.5",
+				 "127.0.0.1"), COPTS_OK);
+	assert_string_equal(o.sweep_param, "rate");
+	assert_int_equal(o.sweep_n, 3);
+	assert_int_equal(o.sweep_values[2], 1600);
+	assert_true(o.slo_ms == 2.5);
+	/* What only makes sense with a schedule is refused without one. */
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--arrival", "poisson",
+				 "127.0.0.1"), COPTS_ERROR);
+	assert_non_null(strstr(err, "--rate"));
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--slo", "5",
+				 "127.0.0.1"), COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--rate", "-1",
+				 "127.0.0.1"), COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--sweep", "rate=0",
+				 "127.0.0.1"), COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--clients", "2",
+				 "--sched", "all=batch", "127.0.0.1"),
+			 COPTS_ERROR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_client_original_positionals),
 		cmocka_unit_test(test_client_local_without_address),
 		cmocka_unit_test(test_client_errors),
+		cmocka_unit_test(test_client_open_loop),
 		cmocka_unit_test(test_server_parse),
 		cmocka_unit_test(test_server_concurrency),
 		cmocka_unit_test(test_parse_double),

@@ -17,9 +17,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "analysis/series.h"
 #include "tracer/kstats.h"
 #include "output/json/json_out.h"
 #include "workload/proto.h"
+#include "util/roles.h"
 #include "output/json/kstats_json.h"
 
 struct json_out {
@@ -113,8 +115,64 @@ static json_t *latency_json(const struct run_result *r)
 	return o;
 }
 
+static json_t *lat_summary_json(const struct lat_summary *l)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
+			 "count", (json_int_t)l->count,
+			 "p50_ns", (json_int_t)l->p50,
+			 "p90_ns", (json_int_t)l->p90,
+			 "p99_ns", (json_int_t)l->p99,
+			 "p999_ns", (json_int_t)l->p999,
+			 "max_ns", (json_int_t)l->max);
+}
+
+/* --rate: from the scheduled send time to each arrival, run and rooms. */
+static json_t *open_json(const struct open_result *op)
+{
+	json_t *rooms = json_array(), *o;
+	int i;
+
+	for (i = 0; i < op->nrooms; i++)
+		json_array_append_new(rooms, lat_summary_json(&op->rooms[i]));
+	o = json_pack("{s:I, s:s, s:f, s:f, s:f, s:o, s:f, s:o}",
+		      "rate_per_user", (json_int_t)op->rate,
+		      "arrival", arrival_name(op->arrival),
+		      "offered_sends_per_s", op->offered,
+		      "achieved_sends_per_s", op->achieved,
+		      "receives_per_s", op->delivered,
+		      "latency", lat_summary_json(&op->lat),
+		      /* A bucket's width over its lower bound, at most. */
+		      "latency_resolution_pct", 100.0 / LH_SUB,
+		      "rooms", rooms);
+	return o;
+}
+
+/* --sched and co: what each set role's threads held, read back. */
+static json_t *sched_json(const struct run_result *r)
+{
+	json_t *o = NULL;
+	int role;
+
+	for (role = 0; role < CB_ROLE_OTHER; role++) {
+		const struct sched_got *g = &r->sched[role];
+
+		if (!r->sched_threads[role])
+			continue;
+		if (!o)
+			o = json_object();
+		json_object_set_new(o, role_name(role), json_pack(
+			"{s:s, s:i, s:i, s:I, s:i}",
+			"policy", sched_policy_name(g->policy),
+			"priority", g->prio, "nice", g->nice,
+			"slice_ns", (json_int_t)g->slice_ns,
+			"threads", (int)r->sched_threads[role]));
+	}
+	return o;
+}
+
 int json_out_run(struct json_out *j, const struct run_result *r)
 {
+	json_t *sched = sched_json(r);
 	json_t *o = json_pack("{s:i, s:i, s:b, s:i, s:i, s:i, s:i, s:I, s:I, s:I, s:f, s:f}",
 			      "schema_version", CHATBENCH_SCHEMA_VERSION,
 			      "run", r->run,
@@ -130,8 +188,10 @@ int json_out_run(struct json_out *j, const struct run_result *r)
 			      "elapsed_s", r->elapsed_s,
 			      "throughput", r->throughput);
 
-	if (!o)
+	if (!o) {
+		json_decref(sched);
 		return -1;
+	}
 	if (!r->ok)
 		json_object_set_new(o, "error", json_string(r->error));
 	if (r->interrupted)
@@ -146,6 +206,14 @@ int json_out_run(struct json_out *j, const struct run_result *r)
 				    sweep_json(r->sweep_param, r->sweep_value));
 	if (r->latency)
 		json_object_set_new(o, "latency", latency_json(r));
+	if (r->open)
+		json_object_set_new(o, "open_loop", open_json(r->open));
+	if (sched)
+		json_object_set_new(o, "sched", sched);
+	if (r->bg_burners)
+		json_object_set_new(o, "background", json_pack(
+			"{s:i, s:s, s:f}", "burners", r->bg_burners,
+			"name", BG_BURN_NAME, "loops_per_s", r->bg_loops_per_s));
 	if (r->kernel)
 		json_object_set_new(o, "kernel", kstats_to_json(r->kernel));
 	json_array_append_new(j->pending, o);
@@ -281,6 +349,26 @@ static int finish_series(struct json_out *j)
 	return 0;
 }
 
+/* A --rate point: medians over its runs, and its --slo, if any. */
+static json_t *open_summary_json(const struct client_opts *o,
+				 const struct sweep_row *row)
+{
+	json_t *j = json_pack("{s:I, s:s, s:f, s:f, s:I, s:I, s:I}",
+			      "rate_per_user", (json_int_t)o->rate,
+			      "arrival", arrival_name(o->arrival),
+			      "offered_sends_per_s", row->offered,
+			      "achieved_sends_per_s", row->achieved,
+			      "p50_ns", (json_int_t)row->ol_p50,
+			      "p99_ns", (json_int_t)row->ol_p99,
+			      "p999_ns", (json_int_t)row->ol_p999);
+
+	if (j && o->slo_ms > 0)
+		json_object_set_new(j, "slo", json_pack("{s:f, s:b}",
+			"p99_ms", o->slo_ms,
+			"met", (double)row->ol_p99 < o->slo_ms * 1e6));
+	return j;
+}
+
 int json_out_summary(struct json_out *j, const struct client_opts *o,
 		     const struct stats *s, const struct summary_meta *m)
 {
@@ -322,9 +410,12 @@ int json_out_summary(struct json_out *j, const struct client_opts *o,
 	if (m->sweep_param)
 		json_object_set_new(sum, "sweep",
 				    sweep_json(m->sweep_param, m->sweep_value));
+	if (m->row && m->row->open)
+		json_object_set_new(sum, "open_loop", open_summary_json(o, m->row));
 	json_object_set_new(sum, "placement", json_pack(
-		"{s:{s:s, s:b}, s:{s:s, s:s, s:b}}",
+		"{s:{s:s, s:b, s:b}, s:{s:s, s:s, s:b}}",
 		"client", "cpus", m->client_cpus, "pin", m->client_pin,
+		"nodelay", o->nodelay,
 		"server", "model", m->server->model, "cpus", m->server->cpus,
 		"pin", m->server->pin));
 	json_array_append_new(j->pending, json_pack("{s:o}", "summary", sum));

@@ -38,6 +38,8 @@ int json_out_run(struct json_out *j, const struct run_result *r);
 int json_out_set(struct json_out *j, size_t idx, const char *key,
 		 json_t *value);
 /* What a series' summary line says besides its statistics. */
+struct sweep_row;
+
 struct summary_meta {
 	size_t attempted;
 	const char *trace_state;
@@ -48,6 +50,7 @@ struct summary_meta {
 	bool client_pin;
 	const struct server_info *server;
 	json_t *verdict;		/* stolen; NULL: none */
+	const struct sweep_row *row;	/* the series' medians, or NULL */
 };
 
 /* Ends the series: its summary line, and the series' lines made final. */

@@ -10,13 +10,74 @@
 #include "output/text/sweep_text.h"
 #include "util/fmt.h"
 
-void sweep_print(FILE *f, const struct series *s, size_t n)
+long sweep_slo_point(const struct series *s, size_t n, double slo_ms)
+{
+	long best = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i].row.open && (double)s[i].row.ol_p99 < slo_ms * 1e6 &&
+		    (best < 0 || s[i].sweep_value > s[best].sweep_value))
+			best = (long)i;
+	return best;
+}
+
+/*
+ * A rate sweep is read as a latency-vs-load curve: what was offered,
+ * what got through, and the latency users saw at each point.
+ */
+static void print_rate_sweep(FILE *f, const struct series *s, size_t n,
+			     double slo_ms)
+{
+	char a[24], b[24], c[24], d[24];
+	long best;
+	size_t i;
+
+	fprintf(f, "\nSweep of rate: %d rooms, %d messages, %d users per room\n",
+		s[0].rooms, s[0].messages, s[0].users);
+	fprintf(f, "(rate per user; latency from the scheduled send time; rq p99 = run-queue latency)\n");
+	fprintf(f, "%8s %4s %10s %10s %9s %9s %9s %9s\n", "rate", "runs",
+		"offered/s", "achieved", "p50", "p99", "p99.9", "rq p99");
+	for (i = 0; i < n; i++) {
+		const struct sweep_row *row = &s[i].row;
+
+		if (!row->open) {
+			fprintf(f, "%8ld %4zu %10s\n", s[i].sweep_value,
+				s[i].st.n, "(no completed run)");
+			continue;
+		}
+		fprintf(f, "%8ld %4zu %10.0f %10.0f %9s %9s %9s %9s\n",
+			s[i].sweep_value, s[i].st.n, row->offered, row->achieved,
+			fmt_ns(a, sizeof(a), (double)row->ol_p50),
+			fmt_ns(b, sizeof(b), (double)row->ol_p99),
+			fmt_ns(c, sizeof(c), (double)row->ol_p999),
+			row->traced ? fmt_ns(d, sizeof(d), (double)row->rq_p99) :
+				      "-");
+	}
+	if (slo_ms <= 0)
+		return;
+	best = sweep_slo_point(s, n, slo_ms);
+	if (best < 0)
+		fprintf(f, "SLO p99 < %g ms    : met at no rate of the sweep\n",
+			slo_ms);
+	else
+		fprintf(f, "SLO p99 < %g ms    : highest rate %ld per user (%.0f sends/s, p99 %s)\n",
+			slo_ms, s[best].sweep_value, s[best].row.offered,
+			fmt_ns(a, sizeof(a), (double)s[best].row.ol_p99));
+}
+
+void sweep_print(FILE *f, const struct series *s, size_t n, double slo_ms)
 {
 	char a[24], b[24];
 	size_t i;
 
 	if (!n)
 		return;
+	if (!strcmp(s[0].sweep_param, "rate")) {
+		print_rate_sweep(f, s, n, slo_ms);
+		fflush(f);
+		return;
+	}
 	fprintf(f, "\nSweep of %s:", s[0].sweep_param);
 	if (strcmp(s[0].sweep_param, "rooms"))
 		fprintf(f, " %d rooms,", s[0].rooms);

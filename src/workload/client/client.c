@@ -6,6 +6,7 @@
  * sockets down, so the run ends with one clear reason instead of hanging.
  */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -22,6 +24,7 @@
 #include "workload/client/connect_lock.h"
 #include "util/cpuset.h"
 #include "tracer/kstats.h"
+#include "util/procfs.h"
 #include "util/reslimit.h"
 #include "workload/netio.h"
 #include "workload/proto.h"
@@ -44,6 +47,8 @@ struct cli_conn {
 	uint64_t lat_max_ns;
 	uint64_t lat_unstamped;
 	uint64_t *lat_buckets;	/* CB_HIST_BUCKETS */
+	lh_count_t *ol_buckets;	/* LH_BUCKETS, --rate runs only */
+	uint64_t last_snd_ns;	/* when the last send returned */
 	struct cli_run *run;
 };
 
@@ -57,14 +62,19 @@ struct cli_run {
 	 * at once without a mutex hand-off from one to the next.
 	 */
 	pthread_rwlock_t gate;
+	uint64_t t0;		/* the release; written before the gate opens */
 	atomic_bool failed;
 	pthread_mutex_t lock;
 	char why[256];
+	/* --sched and co, read back from each thread set (under lock). */
+	struct sched_got sched[CB_ROLE_OTHER];
+	unsigned int sched_n[CB_ROLE_OTHER];
 };
 
 struct client_ctx {
 	const struct client_opts *o;
 	struct trace *tracer;
+	struct background *bg;
 	pid_t server;
 	pthread_mutex_t lock;
 	struct cli_run *_Atomic cur;
@@ -115,10 +125,77 @@ static const char *io_why(ssize_t r)
 	return strerror(errno);
 }
 
+static void sched_note(struct cli_run *run, int role,
+		       const struct sched_got *got)
+{
+	pthread_mutex_lock(&run->lock);
+	run->sched[role] = *got;
+	run->sched_n[role]++;
+	pthread_mutex_unlock(&run->lock);
+}
+
+/* --sched and co for the calling worker, before it passes the gate. */
+static void sched_self(struct cli_run *run, int role)
+{
+	struct sched_got got;
+	char why[240];
+
+	if (!sched_spec_has(&run->o->sched, role))
+		return;
+	if (sched_apply(&run->o->sched, role, 0, &got, why, sizeof(why))) {
+		run_fail(run, "%s thread: %s", role_name(role), why);
+		return;
+	}
+	sched_note(run, role, &got);
+}
+
 static void gate_pass(struct cli_run *run)
 {
 	pthread_rwlock_rdlock(&run->gate);
 	pthread_rwlock_unlock(&run->gate);
+}
+
+static int send_one(struct cli_conn *c, uint8_t *buf, uint64_t i, uint64_t n)
+{
+	ssize_t r = net_write_full(c->fd, buf, CHAT_MSG_SIZE);
+
+	if (r != CHAT_MSG_SIZE) {
+		run_fail(c->run, "user %u: send of message %llu of %llu: %s",
+			 c->idx, (unsigned long long)i + 1,
+			 (unsigned long long)n, io_why(r));
+		return -1;
+	}
+	atomic_store_explicit(&c->sent, i + 1, memory_order_relaxed);
+	return 0;
+}
+
+/*
+ * --rate: each message waits for its time on the schedule, and carries
+ * that time, not the time it left: a late send is charged to latency.
+ */
+static void send_open_loop(struct cli_conn *c, uint8_t *buf, uint64_t n)
+{
+	struct cli_run *run = c->run;
+	struct ol_user u;
+	uint64_t i;
+
+	/*
+	 * The default 50 us timer slack would be our error, not the
+	 * system's: the schedule is kept to the microsecond.
+	 */
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+	ol_start(&u, run->o->arrival, (double)run->o->rate, c->idx,
+		 run->nconn, run->t0);
+	for (i = 0; i < n; i++) {
+		uint64_t when = ol_next(&u);
+
+		if (ol_wait_until(when, &run->failed))
+			break;
+		proto_stamp(buf, when);
+		if (send_one(c, buf, i, n))
+			break;
+		c->last_snd_ns = now_ns();
+	}
 }
 
 static void *sender_main(void *arg)
@@ -129,22 +206,20 @@ static void *sender_main(void *arg)
 	uint64_t i, n = (uint64_t)run->o->messages;
 
 	role_name_self(CB_ROLE_CLI_SND);
+	sched_self(run, CB_ROLE_CLI_SND);
 	/* The original filled the buffer with its thread index. */
 	memset(buf, (int)c->idx, sizeof(buf));
 	gate_pass(run);
+	if (run->o->rate) {
+		send_open_loop(c, buf, n);
+		c->snd_end_ns = now_ns();
+		return NULL;
+	}
 	for (i = 0; i < n && !atomic_load_explicit(&run->failed,
 						    memory_order_relaxed); i++) {
-		ssize_t r;
-
 		proto_stamp(buf, now_ns());
-		r = net_write_full(c->fd, buf, sizeof(buf));
-		if (r != sizeof(buf)) {
-			run_fail(run, "user %u: send of message %llu of %llu: %s",
-				 c->idx, (unsigned long long)i + 1,
-				 (unsigned long long)n, io_why(r));
+		if (send_one(c, buf, i, n))
 			break;
-		}
-		atomic_store_explicit(&c->sent, i + 1, memory_order_relaxed);
 	}
 	c->snd_end_ns = now_ns();
 	return NULL;
@@ -170,6 +245,8 @@ static void record_latency(struct cli_conn *c, const uint8_t *buf)
 	}
 	now -= sent;
 	c->lat_buckets[cb_hist_bucket(now)]++;
+	if (c->ol_buckets)
+		c->ol_buckets[lh_bucket(now)]++;
 	if (now > c->lat_max_ns)
 		c->lat_max_ns = now;
 }
@@ -183,6 +260,7 @@ static void *receiver_main(void *arg)
 	uint64_t i;
 
 	role_name_self(CB_ROLE_CLI_RCV);
+	sched_self(run, CB_ROLE_CLI_RCV);
 	gate_pass(run);
 	for (i = 0; i < n; i++) {
 		ssize_t r = net_read_full(c->fd, buf, sizeof(buf));
@@ -231,6 +309,12 @@ void client_ctx_set_tracer(struct client_ctx *ctx, struct trace *tracer)
 void client_ctx_set_server(struct client_ctx *ctx, pid_t server)
 {
 	ctx->server = server;
+}
+
+void client_ctx_set_background(struct client_ctx *ctx,
+			       struct background *bg)
+{
+	ctx->bg = bg;
 }
 
 bool client_stopped(struct client_ctx *ctx)
@@ -290,13 +374,23 @@ static struct cli_run *run_new(const struct client_opts *o)
 			calloc(CB_HIST_BUCKETS, sizeof(uint64_t));
 		if (!run->conns[i].lat_buckets)
 			goto nomem;
+		if (!o->rate)
+			continue;
+		run->conns[i].ol_buckets =
+			calloc(LH_BUCKETS, sizeof(lh_count_t));
+		if (!run->conns[i].ol_buckets) {
+			free(run->conns[i].lat_buckets);
+			goto nomem;
+		}
 	}
 	pthread_rwlock_init(&run->gate, NULL);
 	pthread_mutex_init(&run->lock, NULL);
 	return run;
 nomem:
-	while (i--)
+	while (i--) {
 		free(run->conns[i].lat_buckets);
+		free(run->conns[i].ol_buckets);
+	}
 	free(run->conns);
 	free(run);
 	return NULL;
@@ -326,6 +420,7 @@ static void run_join_free(struct cli_run *run)
 		if (run->conns[i].fd >= 0)
 			close(run->conns[i].fd);
 		free(run->conns[i].lat_buckets);
+		free(run->conns[i].ol_buckets);
 	}
 	pthread_rwlock_destroy(&run->gate);
 	pthread_mutex_destroy(&run->lock);
@@ -393,7 +488,8 @@ static int open_users(struct cli_run *run, int ctl)
 				 run->nconn, strerror(errno));
 			return -1;
 		}
-		if (net_set_timeouts(fd, o->timeout_ms)) {
+		if (net_set_timeouts(fd, o->timeout_ms) ||
+		    (o->nodelay && net_set_nodelay(fd))) {
 			run_fail(run, "socket options: %s", strerror(errno));
 			return -1;
 		}
@@ -528,6 +624,172 @@ static int wait_ready(struct cli_run *run, int ctl)
 	}
 }
 
+static bool server_role(int role)
+{
+	return role == CB_ROLE_SRV_RCV || role == CB_ROLE_SRV_SND ||
+	       role == CB_ROLE_SRV_LOOP;
+}
+
+/* The server's threads, for sched_server(). */
+struct srv_threads {
+	pid_t *done;		/* set already, by tid */
+	size_t ndone, cap;
+	unsigned int unnamed;	/* still under the process's own name */
+};
+
+static bool tid_done(const struct srv_threads *st, pid_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < st->ndone; i++)
+		if (st->done[i] == tid)
+			return true;
+	return false;
+}
+
+/* One server thread by its name; 0 when it is not ours to set or gone. */
+static int sched_server_thread(struct cli_run *run, pid_t server, pid_t tid,
+			       const char *pname, struct srv_threads *st)
+{
+	const struct sched_spec *spec = &run->o->sched;
+	struct sched_got got;
+	char name[64], comm[32], why[240];
+	ssize_t n;
+	int role;
+
+	snprintf(name, sizeof(name), "task/%d/comm", (int)tid);
+	n = proc_read(server, name, comm, sizeof(comm));
+	if (n <= 0)
+		return 0;
+	comm[strcspn(comm, "\n")] = '\0';
+	if (!strcmp(comm, pname))
+		st->unnamed++;
+	role = role_by_name(comm);
+	if (!server_role(role) || !sched_spec_has(spec, role) ||
+	    tid_done(st, tid))
+		return 0;
+	if (sched_apply(spec, role, tid, &got, why, sizeof(why))) {
+		if (errno == ESRCH)
+			return 0;
+		run_fail(run, "server's %s thread %d: %s", comm, (int)tid, why);
+		return -1;
+	}
+	if (st->ndone == st->cap) {
+		size_t cap = st->cap ? 2 * st->cap : 256;
+		pid_t *d = realloc(st->done, cap * sizeof(*d));
+
+		if (!d) {
+			run_fail(run, "out of memory");
+			return -1;
+		}
+		st->done = d;
+		st->cap = cap;
+	}
+	st->done[st->ndone++] = tid;
+	sched_note(run, role, &got);
+	return 0;
+}
+
+/* One pass over the server's threads; -1 when the run failed. */
+static int scan_server(struct cli_run *run, pid_t server,
+		       struct srv_threads *st)
+{
+	char path[64], pname[32] = "";
+	struct dirent *e;
+	DIR *d;
+	int rc = 0;
+
+	if (proc_read(server, "comm", pname, sizeof(pname)) > 0)
+		pname[strcspn(pname, "\n")] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)server);
+	d = opendir(path);
+	if (!d) {
+		run_fail(run, "--sched for server threads: %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
+	st->unnamed = 0;
+	while (!rc && (e = readdir(d))) {
+		long tid = strtol(e->d_name, NULL, 10);
+
+		if (tid > 0)
+			rc = sched_server_thread(run, server, (pid_t)tid, pname,
+						 st);
+	}
+	closedir(d);
+	return rc;
+}
+
+static bool sched_server_asked(const struct cli_run *run)
+{
+	int role;
+
+	for (role = 0; role < CB_ROLE_OTHER; role++)
+		if (server_role(role) && sched_spec_has(&run->o->sched, role))
+			return true;
+	return false;
+}
+
+/*
+ * Threads the server has made but that have not yet named themselves,
+ * before the run: they are not this run's.
+ */
+static unsigned int server_unnamed(struct client_ctx *ctx,
+				   struct cli_run *run)
+{
+	struct srv_threads st = { 0 };
+
+	if (!ctx->server || !sched_server_asked(run))
+		return 0;
+	/* Nothing is applied: no role is asked of an unnamed thread. */
+	scan_server(run, ctx->server, &st);
+	free(st.done);
+	return st.unnamed;
+}
+
+/*
+ * --sched and co for the server's roles.  Its threads of this run exist
+ * once it sent 0x11, but each names itself when it first runs, so the
+ * scan repeats until no more are unnamed than before the run (bounded:
+ * a thread that never runs is reported by the count of those set).
+ * Event-loop threads outlive the run and keep what they were given.
+ */
+static int sched_server(struct client_ctx *ctx, struct cli_run *run,
+			unsigned int unnamed_before)
+{
+	uint64_t deadline = now_ns() + 3000000000ULL;
+	struct srv_threads st = { 0 };
+	int rc = 0;
+
+	if (!sched_server_asked(run))
+		return 0;
+	if (!ctx->server) {
+		run_fail(run, "--sched/--nice/--slice for server threads: the server's process is not known here (give --server-pid, or use --local)");
+		return -1;
+	}
+	for (;;) {
+		rc = scan_server(run, ctx->server, &st);
+		if (rc || st.unnamed <= unnamed_before)
+			break;
+		if (now_ns() > deadline) {
+			fprintf(stderr, "chat_c: %u server threads had not named themselves after 3 s; their scheduling was not set\n",
+				st.unnamed - unnamed_before);
+			break;
+		}
+		usleep(2000);
+	}
+	free(st.done);
+	return rc;
+}
+
+static void collect_sched(struct cli_run *run, struct run_result *res)
+{
+	pthread_mutex_lock(&run->lock);
+	memcpy(res->sched, run->sched, sizeof(res->sched));
+	memcpy(res->sched_threads, run->sched_n, sizeof(res->sched_threads));
+	pthread_mutex_unlock(&run->lock);
+}
+
 static void collect_latency(struct cli_run *run, struct run_result *res)
 {
 	struct ks_hist *h = calloc(1, sizeof(*h));
@@ -548,12 +810,66 @@ static void collect_latency(struct cli_run *run, struct run_result *res)
 	res->latency = h;
 }
 
+/*
+ * Per room and for the run: the receivers of room k are users
+ * k*users .. k*users + users - 1, as the server groups them.
+ */
+static void collect_open(struct cli_run *run, struct run_result *res)
+{
+	const struct client_opts *o = run->o;
+	struct open_result *op = calloc(1, sizeof(*op));
+	struct lat_hist *all = calloc(1, sizeof(*all));
+	struct lat_hist *room = calloc(1, sizeof(*room));
+	uint64_t last_snd = 0, last_rcv = 0;
+	unsigned int i;
+
+	if (!op || !all || !room)
+		goto out;
+	op->nrooms = o->rooms;
+	op->rooms = calloc((size_t)o->rooms, sizeof(*op->rooms));
+	if (!op->rooms)
+		goto out;
+	op->rate = o->rate;
+	op->arrival = o->arrival;
+	op->offered = (double)o->rate * (double)run->nconn;
+	for (i = 0; i < run->nconn; i++) {
+		struct cli_conn *c = &run->conns[i];
+
+		lh_add(room, c->ol_buckets, c->lat_max_ns);
+		if (c->last_snd_ns > last_snd)
+			last_snd = c->last_snd_ns;
+		if (c->rcv_end_ns > last_rcv)
+			last_rcv = c->rcv_end_ns;
+		if ((i + 1) % (unsigned int)o->users)
+			continue;
+		lh_summarize(room, &op->rooms[i / (unsigned int)o->users]);
+		lh_merge(all, room);
+		memset(room, 0, sizeof(*room));
+	}
+	lh_summarize(all, &op->lat);
+	if (last_snd > res->start_ns)
+		op->achieved = (double)res->sent /
+			       ((double)(last_snd - res->start_ns) / 1e9);
+	if (last_rcv > res->start_ns)
+		op->delivered = (double)res->received /
+				((double)(last_rcv - res->start_ns) / 1e9);
+	res->open = op;
+	op = NULL;
+out:
+	if (op)
+		free(op->rooms);
+	free(op);
+	free(all);
+	free(room);
+}
+
 static void collect(struct cli_run *run, struct run_result *res)
 {
 	uint64_t end = res->start_ns;
 	unsigned int i;
 
 	collect_latency(run, res);
+	collect_sched(run, res);
 	for (i = 0; i < run->nconn; i++) {
 		struct cli_conn *c = &run->conns[i];
 
@@ -568,6 +884,8 @@ static void collect(struct cli_run *run, struct run_result *res)
 	if (res->elapsed_s > 0)
 		res->throughput =
 			(double)(res->sent + res->received) / res->elapsed_s;
+	if (run->o->rate)
+		collect_open(run, res);
 }
 
 static void close_users(struct cli_run *run)
@@ -599,8 +917,10 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 	size_t start_len;
 	struct cpu_times cpu_c0, cpu_s0, cpu_c1, cpu_s1;
 	double steal0 = 0, steal1;
+	uint64_t bg0 = 0;
 	struct cli_run *run;
 	bool traced = false, gate_held = false;
+	unsigned int unnamed;
 	int ctl = -1, lock = -1, rc = -1;
 	char why[256];
 
@@ -631,6 +951,7 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 			 errno == ECONNREFUSED ? " (is chat_s running?)" : "");
 		goto out;
 	}
+	unnamed = server_unnamed(ctx, run);
 	start_len = proto_encode_start(&st, start);
 	if (net_write_full(ctl, start, start_len) != (ssize_t)start_len) {
 		run_fail(run, "sending the start message: %s", strerror(errno));
@@ -648,13 +969,17 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 	fflush(o->text);
 	if (wait_ready(run, ctl))
 		goto out;
+	if (sched_server(ctx, run, unnamed))
+		goto out;
 
 	if (ctx->tracer)
 		traced = !trace_run_begin(ctx->tracer);
 	cpu_times_self(&cpu_c0);
 	cpu_times_pid(ctx->server, &cpu_s0);
 	steal0 = cpu_steal_s();
+	bg0 = bg_loops(ctx->bg);
 	res->start_ns = now_ns();
+	run->t0 = res->start_ns;
 	pthread_rwlock_unlock(&run->gate);
 	gate_held = false;
 	join_workers(run);
@@ -664,6 +989,11 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 	cpu_times_delta(&cpu_s0, &cpu_s1, &res->cpu_server);
 	steal1 = cpu_steal_s();
 	collect(run, res);
+	if (ctx->bg && res->elapsed_s > 0) {
+		res->bg_burners = o->background.burners;
+		res->bg_loops_per_s = (double)(bg_loops(ctx->bg) - bg0) /
+				      res->elapsed_s;
+	}
 	if (res->elapsed_s > 0)
 		res->steal_pct = 100.0 * (steal1 - steal0) /
 				 (res->elapsed_s * (double)sysconf(_SC_NPROCESSORS_ONLN));

@@ -15,6 +15,10 @@
 #include <sys/types.h>
 
 #include "util/cpuacct.h"
+#include "util/lathist.h"
+#include "util/schedpol.h"
+#include "workload/client/background.h"
+#include "workload/client/openloop.h"
 
 struct ks_hist;
 struct kstats;
@@ -44,17 +48,35 @@ struct client_opts {
 	bool have_cpus;		/* --cpus: confine the client's threads */
 	cpu_set_t cpus;
 	bool pin;		/* one CPU per thread, round-robin */
+	bool nodelay;		/* --nodelay: TCP_NODELAY on data sockets */
 	const char *server_model;	/* --local: chat_s --model */
 	const char *server_cpus;	/* --local: chat_s --cpus */
 	bool server_pin;		/* --local: chat_s --pin */
 	double slow_pct;	/* slow: below the median by more than this % */
 	const char *baseline;	/* --json file to compare with, or NULL */
-	const char *sweep_param; /* "rooms", "messages", "users" or NULL */
+	long rate;		/* --rate: sends per second per user; 0 saturates */
+	enum arrival arrival;	/* --arrival */
+	double slo_ms;		/* --slo: p99 bound of a rate sweep, or 0 */
+	struct sched_spec sched;	/* --sched, --nice, --slice */
+	struct bg_spec background;	/* --background */
+	const char *sweep_param; /* rooms, messages, users, rate or NULL */
 	long sweep_values[64];
 	int sweep_n;
 	FILE *text;		/* where the text report goes (main sets it) */
 	char **argv;		/* the command line, for the JSON summary */
 	int argc;
+};
+
+/* What an open-loop run (--rate) offered, achieved and how users waited. */
+struct open_result {
+	long rate;		/* per user */
+	enum arrival arrival;
+	double offered;		/* sends per second, all users */
+	double achieved;	/* sends per second, release to the last send */
+	double delivered;	/* receives per second, to the last receive */
+	struct lat_summary lat;	/* intended send time to each arrival */
+	int nrooms;
+	struct lat_summary *rooms;
 };
 
 struct run_result {
@@ -78,6 +100,13 @@ struct run_result {
 	const char *sweep_param; /* the point of a sweep, or NULL */
 	long sweep_value;
 	uint64_t lat_unstamped;	/* units without a valid send stamp */
+	struct open_result *open; /* --rate runs only */
+	/* --sched and co: what the kernel held, read back, per worker role. */
+	struct sched_got sched[CB_ROLE_OTHER];
+	unsigned int sched_threads[CB_ROLE_OTHER];
+	/* --background: the burners' progress over the timed part. */
+	int bg_burners;
+	double bg_loops_per_s;
 };
 
 struct client_ctx;
@@ -88,6 +117,9 @@ void client_ctx_free(struct client_ctx *ctx);
 void client_ctx_set_tracer(struct client_ctx *ctx, struct trace *tracer);
 /* The chat_s process (tgid) when known: its CPU time is reported too. */
 void client_ctx_set_server(struct client_ctx *ctx, pid_t server);
+/* --background's burners, whose progress each run reports. */
+void client_ctx_set_background(struct client_ctx *ctx,
+			       struct background *bg);
 /* Whether client_abort() was called: no further run should start. */
 bool client_stopped(struct client_ctx *ctx);
 /* From any thread (the signal thread): end the current run now. */

@@ -30,8 +30,25 @@ static const char usage[] =
 	"      --local            start chat_s on an ephemeral loopback port\n"
 	"                         for the duration; ip_addr is then optional\n"
 	"  -u, --users N          users per room (20; other sizes need our chat_s)\n"
-	"      --sweep P=V1,V2..  run each value of P (rooms, messages or users)\n"
-	"                         with --runs repeats, then a table per value\n"
+	"      --sweep P=V1,V2..  run each value of P (rooms, messages, users or\n"
+	"                         rate) with --runs repeats, then a table\n"
+	"      --rate N           open loop: each user sends N messages per\n"
+	"                         second on a schedule fixed in advance; latency\n"
+	"                         counts from the scheduled time (0: saturate)\n"
+	"      --arrival A        --rate's schedule: fixed (evenly spaced) or\n"
+	"                         poisson (random, same mean) (fixed)\n"
+	"      --slo P99_MS       with --sweep rate=...: name the highest rate\n"
+	"                         whose p99 latency stays under P99_MS\n"
+	"      --sched ROLE=P[:PRIO]  scheduling policy of the benchmark's\n"
+	"                         threads: P other, batch, idle, fifo, rr; ROLE\n"
+	"                         all, client, server, cli_snd, cli_rcv, srv_rcv,\n"
+	"                         srv_snd, srv_loop (server: needs its pid)\n"
+	"      --nice ROLE=N      their nice value (-20..19)\n"
+	"      --slice ROLE=US    their EEVDF slice request (100..100000 us)\n"
+	"      --nodelay          TCP_NODELAY on the client's sockets (and the\n"
+	"                         --local server's): no Nagle delay at low rates\n"
+	"      --background burn=N[:NICE]  N CPU-bound threads (cb_burn) run\n"
+	"                         through every run; their loops/s is reported\n"
 	"  -t, --timeout SEC      bound on every wait of a run (30)\n"
 	"      --trace            trace with eBPF, fail if it cannot load\n"
 	"      --no-trace         do not trace (default: trace when possible)\n"
@@ -61,6 +78,7 @@ static const char usage[] =
 	"  chat_c --local --runs 10 10 1000                  ten traced runs\n"
 	"  chat_c --local -r 5 -j results.json 20 500        results as JSON\n"
 	"  chat_c --local -r 3 --sweep rooms=1,2,4,8 10 300  a load sweep\n"
+	"  chat_c --local --sweep rate=100,400,1600 2 400     latency vs load\n"
 	"  chat_c --local --model epoll --cpus 1 --server-cpus 0 10 1000\n"
 	"  chat_c --local --clients 2 --pin 10 1000          one client per CPU\n"
 	"  chat_c 127.0.0.1 | grep Average | awk '{print $4}'\n";
@@ -84,7 +102,18 @@ enum {
 	OPT_NO_TRACE,
 	OPT_SERVER_PID,
 	OPT_CLIENTS,
+	OPT_RATE,
+	OPT_ARRIVAL,
+	OPT_SLO,
+	OPT_SCHED,
+	OPT_NICE,
+	OPT_SLICE,
+	OPT_BACKGROUND,
+	OPT_NODELAY,
 };
+
+/* A million per user is far beyond what one socket can carry. */
+#define MAX_RATE 1000000
 
 static bool all_digits(const char *s)
 {
@@ -107,13 +136,14 @@ static int parse_sweep(const char *arg, struct client_opts *o, char *err,
 		{ "rooms", 1, CHAT_MAX_ROOMS },
 		{ "messages", 1, CHAT_MAX_MESSAGES },
 		{ "users", CHAT_MIN_USERS, CHAT_MAX_USERS },
+		{ "rate", 1, MAX_RATE },
 	};
 	const char *eq = strchr(arg, '=');
 	char list[512], *tok, *save;
 	size_t i, n;
 
 	if (!eq) {
-		snprintf(err, len, "--sweep wants PARAM=V1,V2,... (rooms, messages or users), not '%s'",
+		snprintf(err, len, "--sweep wants PARAM=V1,V2,... (rooms, messages, users or rate), not '%s'",
 			 arg);
 		return -1;
 	}
@@ -122,7 +152,7 @@ static int parse_sweep(const char *arg, struct client_opts *o, char *err,
 		if (strlen(params[i].name) == n && !strncmp(arg, params[i].name, n))
 			break;
 	if (i == sizeof(params) / sizeof(params[0])) {
-		snprintf(err, len, "--sweep: unknown parameter '%.*s' (rooms, messages or users)",
+		snprintf(err, len, "--sweep: unknown parameter '%.*s' (rooms, messages, users or rate)",
 			 (int)n, arg);
 		return -1;
 	}
@@ -230,12 +260,21 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 		{ "interval", required_argument, NULL, 'i' },
 		{ "server-pid", required_argument, NULL, OPT_SERVER_PID },
 		{ "clients", required_argument, NULL, OPT_CLIENTS },
+		{ "rate", required_argument, NULL, OPT_RATE },
+		{ "arrival", required_argument, NULL, OPT_ARRIVAL },
+		{ "slo", required_argument, NULL, OPT_SLO },
+		{ "sched", required_argument, NULL, OPT_SCHED },
+		{ "nice", required_argument, NULL, OPT_NICE },
+		{ "slice", required_argument, NULL, OPT_SLICE },
+		{ "background", required_argument, NULL, OPT_BACKGROUND },
+		{ "nodelay", no_argument, NULL, OPT_NODELAY },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
 	};
+	bool have_arrival = false;
 	long v;
 	int c;
 
@@ -351,6 +390,43 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 				return COPTS_ERROR;
 			o->clients = (int)v;
 			break;
+		case OPT_RATE:
+			if (parse_long(optarg, "--rate", 0, MAX_RATE, &v, err,
+				       len))
+				return COPTS_ERROR;
+			o->rate = v;
+			break;
+		case OPT_ARRIVAL:
+			if (arrival_parse(optarg, &o->arrival)) {
+				snprintf(err, len,
+					 "--arrival: '%s' is not fixed or poisson",
+					 optarg);
+				return COPTS_ERROR;
+			}
+			have_arrival = true;
+			break;
+		case OPT_SLO:
+			if (parse_double(optarg, "--slo", 0.001, 3600000,
+					 &o->slo_ms, err, len))
+				return COPTS_ERROR;
+			break;
+		case OPT_SCHED:
+		case OPT_NICE:
+		case OPT_SLICE:
+			if (sched_spec_parse(&o->sched,
+					     c == OPT_SCHED ? SCHED_WHAT_POLICY :
+					     c == OPT_NICE ? SCHED_WHAT_NICE :
+							     SCHED_WHAT_SLICE,
+					     optarg, err, len))
+				return COPTS_ERROR;
+			break;
+		case OPT_NODELAY:
+			o->nodelay = true;
+			break;
+		case OPT_BACKGROUND:
+			if (bg_parse(optarg, &o->background, err, len))
+				return COPTS_ERROR;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -376,9 +452,25 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 			 "--model, --server-cpus and --server-pin set up the --local server; give them to chat_s otherwise");
 		return COPTS_ERROR;
 	}
+	if (o->clients > 1 && (o->sched.any || o->background.burners)) {
+		snprintf(err, len,
+			 "--clients with --sched, --nice, --slice or --background is not supported yet: run the clients by hand");
+		return COPTS_ERROR;
+	}
 	if (o->clients > 1 && (o->sweep_param || o->report_path || o->baseline)) {
 		snprintf(err, len,
 			 "--clients sums one run of several clients: not with --sweep, --report or --baseline");
+		return COPTS_ERROR;
+	}
+	if (have_arrival && !o->rate &&
+	    !(o->sweep_param && !strcmp(o->sweep_param, "rate"))) {
+		snprintf(err, len,
+			 "--arrival shapes the open-loop schedule: give --rate N (or --sweep rate=...)");
+		return COPTS_ERROR;
+	}
+	if (o->slo_ms && !(o->sweep_param && !strcmp(o->sweep_param, "rate"))) {
+		snprintf(err, len,
+			 "--slo picks a rate out of a sweep: give --sweep rate=V1,V2,...");
 		return COPTS_ERROR;
 	}
 	if (o->pin && !o->have_cpus && cpuset_allowed(&o->cpus) == 0)

@@ -82,6 +82,8 @@ int local_server_start(struct local_server *ls, const struct sockaddr_in *addr,
 	}
 	if (a->pin)
 		argv[n_arg++] = "--pin";
+	if (a->nodelay)
+		argv[n_arg++] = "--nodelay";
 	if (a->clients > 1) {
 		snprintf(clients, sizeof(clients), "%d", a->clients);
 		argv[n_arg++] = "--clients";

@@ -20,6 +20,7 @@ struct local_server_args {
 	const char *model;	/* NULL: chat_s's default */
 	const char *cpus;	/* NULL: all */
 	bool pin;
+	bool nodelay;		/* chat_s --nodelay */
 	int timeout_ms;
 	int clients;		/* > 1: chat_s --clients, runs released together */
 };

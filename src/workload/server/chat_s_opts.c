@@ -48,6 +48,8 @@ static const char usage[] =
 	"                          of --cpus, else the online CPUs)\n"
 	"      --cpus LIST         run every server thread on these CPUs, a list\n"
 	"                          like 0-3,6 (default: where chat_s was started)\n"
+	"      --nodelay           TCP_NODELAY on every connection (the original\n"
+	"                          leaves Nagle on: at low rates it delays echoes)\n"
 	"      --pin               one CPU per thread: threads take the allowed\n"
 	"                          CPUs round-robin\n"
 	"  -h, --help              this text\n"
@@ -126,6 +128,7 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 		{ "model", required_argument, NULL, 'm' },
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "pin", no_argument, NULL, 'P' },
+		{ "nodelay", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -209,6 +212,9 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 			break;
 		case 'P':
 			o->pin = true;
+			break;
+		case 'D':
+			o->nodelay = true;
 			break;
 		case 'h':
 			fputs(usage, stdout);

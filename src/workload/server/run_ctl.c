@@ -104,6 +104,11 @@ static void *live_main(void *arg)
 	uint8_t done;
 	ssize_t r;
 
+	/*
+	 * Named, so that a client setting the scheduling of the server's
+	 * threads can tell when every new thread of the run has its name.
+	 */
+	pthread_setname_np(pthread_self(), "srv_ctl");
 	if (atomic_load(&run->failed))
 		goto report;
 	wait_workers(run, l->ctl);

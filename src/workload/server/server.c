@@ -106,6 +106,9 @@ static void accept_ready(struct srv *sv)
 				 SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 		if (fd >= 0) {
+			/* Inherited by nothing: set before any data moves. */
+			if (sv->o->nodelay)
+				net_set_nodelay(fd);
 			if (sched_accepted(&sv->s, fd, &sa)) {
 				srv_log("cannot watch a new connection: %s",
 					strerror(errno));

@@ -36,6 +36,7 @@ struct server_opts {
 	cpu_set_t cpus;
 	bool cpus_set;		/* --cpus given; else cpus is unused */
 	bool pin;
+	bool nodelay;		/* --nodelay: TCP_NODELAY on every connection */
 };
 
 /* Returns the process exit status. */
