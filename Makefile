@@ -88,7 +88,7 @@ BINS := $(OUT)/chat_s $(OUT)/chat_c
 TOOLS := $(OUT)/chatbench-compare $(OUT)/chatbench-hog \
 	$(OUT)/chatbench-report $(OUT)/chatbench-stats
 
-.PHONY: all run check check-only deps-test bench bench-diagnosis overhead \
+.PHONY: all run check check-only deps-test bench bench-diagnosis overhead study-interactivity \
 	install clean \
 	vmlinux format tests
 all: $(BINS) $(TOOLS)
@@ -170,6 +170,11 @@ bench: $(BINS)
 # and its interval (OVERHEAD_ARGS: ROOMS MSGS PAIRS).
 overhead: $(BINS) $(TOOLS)
 	$(Q)OUT=$(OUT) tools/overhead.sh $(OVERHEAD_ARGS)
+
+# Open-loop latency against load, {other, batch} x {alone, with burners}
+# (STUDY_ARGS: ROOMS RATES SECONDS RUNS).
+study-interactivity: $(BINS) $(TOOLS)
+	$(Q)OUT=$(OUT) tools/study-interactivity.sh $(STUDY_ARGS)
 
 # The verdict's hit and false-alarm rates on provoked and clean series.
 bench-diagnosis: $(BINS) $(TOOLS)

@@ -6,6 +6,7 @@
  * current run cleanly and the runs already measured are still reported.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -148,18 +149,25 @@ static void set_point(struct client_opts *o, const struct client_opts *base,
 	o->messages = base->messages;
 	o->users = base->users;
 	o->rate = base->rate;
-	if (!o->sweep_param)
-		return;
-	s->sweep_param = o->sweep_param;
-	s->sweep_value = o->sweep_values[i];
-	if (!strcmp(o->sweep_param, "rooms"))
-		o->rooms = (int)s->sweep_value;
-	else if (!strcmp(o->sweep_param, "messages"))
-		o->messages = (int)s->sweep_value;
-	else if (!strcmp(o->sweep_param, "rate"))
-		o->rate = s->sweep_value;
-	else
-		o->users = (int)s->sweep_value;
+	if (o->sweep_param) {
+		s->sweep_param = o->sweep_param;
+		s->sweep_value = o->sweep_values[i];
+		if (!strcmp(o->sweep_param, "rooms"))
+			o->rooms = (int)s->sweep_value;
+		else if (!strcmp(o->sweep_param, "messages"))
+			o->messages = (int)s->sweep_value;
+		else if (!strcmp(o->sweep_param, "rate"))
+			o->rate = s->sweep_value;
+		else
+			o->users = (int)s->sweep_value;
+	}
+	/* --duration: as many messages as the schedule fits in it. */
+	if (o->duration_s > 0 && o->rate) {
+		double n = ceil((double)o->rate * o->duration_s);
+
+		o->messages = n > CHAT_MAX_MESSAGES ? CHAT_MAX_MESSAGES :
+			      (int)n;
+	}
 }
 
 /* Connections of the largest point, for the limits checked up front. */

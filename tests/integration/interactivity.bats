@@ -81,10 +81,10 @@ jrun() {
 	run "$CHAT_C" -q --no-trace --sweep rate=100,400,1600 --slo 60000 \
 		-j "$J" 127.0.0.1 1 40 "$SRV_PORT"
 	[ "$status" -eq 0 ]
-	echo "$output" | grep -qx "Sweep of rate: 1 rooms, 40 messages, 20 users per room"
-	rows=$(echo "$output" | awk '/^ +rate runs/ { t = 1; next } t && $1 ~ /^[0-9]+$/')
+	echo "$output" | grep -qx "Sweep of rate: 1 rooms, 20 users per room"
+	rows=$(echo "$output" | awk '/^ +rate +msgs +runs/ { t = 1; next } t && $1 ~ /^[0-9]+$/')
 	[ "$(echo "$rows" | wc -l)" -eq 3 ]
-	echo "$rows" | awk '{ if ($3 != $1 * 20) exit 1 }'
+	echo "$rows" | awk '{ if ($2 != 40 || $4 != $1 * 20) exit 1 }'
 	# Every point's p99 is far below a minute: the highest rate meets it.
 	echo "$output" | grep -q "^SLO p99 < 60000 ms    : highest rate 1600 per user (32000 sends/s"
 	jq -se 'map(select(.summary)) | length == 3 and
@@ -209,4 +209,29 @@ policies_of() {
 	[ "$status" -eq 0 ]
 	echo "$output" | grep -q "^Placement          : client cpus all, TCP_NODELAY;"
 	jq -se 'map(select(.summary)) | last | .summary.placement.client.nodelay' "$J"
+}
+
+@test "the report plots latency against load, one curve per condition" {
+	for pol in other batch; do
+		run "$CHAT_C" -q --no-trace --sweep rate=50,200 --duration 0.3 \
+			--sched client=$pol -j "$BATS_TEST_TMPDIR/$pol.json" \
+			127.0.0.1 1 1 "$SRV_PORT"
+		[ "$status" -eq 0 ]
+		# --duration sizes each point: rate x 0.3 s messages per user.
+		jq -se 'map(select(.run) | .messages) == [15, 60]' \
+			"$BATS_TEST_TMPDIR/$pol.json"
+	done
+	h="$BATS_TEST_TMPDIR/r.html"
+	"$BIN/chatbench-report" -o "$h" "$BATS_TEST_TMPDIR/other.json" \
+		"$BATS_TEST_TMPDIR/batch.json"
+	grep -q '<h2>Latency against load</h2>' "$h"
+	chart=$(sed -n 's/.*\(<svg class="loadchart".*\)/\1/p' "$h" | sed 's,</svg>.*,,')
+	# p99 and p50 for each of the two files, a point per rate and file.
+	[ "$(grep -o '<path ' <<<"$chart" | wc -l)" -eq 4 ]
+	[ "$(grep -o '<circle ' <<<"$chart" | wc -l)" -eq 4 ]
+	grep -q 'rate 200/user' <<<"$chart"
+	# A saturating sweep has no such chart.
+	run "$CHAT_C" -q --no-trace --sweep rooms=1,2 -j "$J" 127.0.0.1 1 5 "$SRV_PORT"
+	"$BIN/chatbench-report" -o "$h" "$J"
+	! grep -q 'loadchart' "$h"
 }

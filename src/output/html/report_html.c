@@ -249,7 +249,8 @@ static int render(FILE *f, const struct result_file *files, size_t nfiles,
 	verdict_box(f, views, ngroups, labels, nfiles);
 	if (nfiles > 1)
 		compare_section(f, files, nfiles, labels);
-	if (sweep_section(f, files, nfiles, labels))
+	if (sweep_section(f, files, nfiles, labels) ||
+	    load_section(f, files, nfiles, labels))
 		goto cleanup;
 	for (i = 0, nv = 0; i < nfiles; i++) {
 		if (nfiles > 1) {

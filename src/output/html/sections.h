@@ -39,6 +39,10 @@ void dist_section(FILE *f, const struct group_view *v);
 int sweep_section(FILE *f, const struct result_file *files, size_t nfiles,
 		  char **labels);
 
+/* sec_load.c: latency against achieved rate of rate sweeps; -1 OOM. */
+int load_section(FILE *f, const struct result_file *files, size_t nfiles,
+		 char **labels);
+
 /* sec_compare.c: one row per file and sweep point. */
 void compare_section(FILE *f, const struct result_file *files,
 		     size_t nfiles, char **labels);

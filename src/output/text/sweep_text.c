@@ -33,21 +33,23 @@ static void print_rate_sweep(FILE *f, const struct series *s, size_t n,
 	long best;
 	size_t i;
 
-	fprintf(f, "\nSweep of rate: %d rooms, %d messages, %d users per room\n",
-		s[0].rooms, s[0].messages, s[0].users);
-	fprintf(f, "(rate per user; latency from the scheduled send time; rq p99 = run-queue latency)\n");
-	fprintf(f, "%8s %4s %10s %10s %9s %9s %9s %9s\n", "rate", "runs",
-		"offered/s", "achieved", "p50", "p99", "p99.9", "rq p99");
+	fprintf(f, "\nSweep of rate: %d rooms, %d users per room\n",
+		s[0].rooms, s[0].users);
+	fprintf(f, "(rate and msgs per user; latency from the scheduled send time; rq p99 = run-queue latency)\n");
+	fprintf(f, "%8s %7s %4s %10s %10s %9s %9s %9s %9s\n", "rate", "msgs",
+		"runs", "offered/s", "achieved", "p50", "p99", "p99.9",
+		"rq p99");
 	for (i = 0; i < n; i++) {
 		const struct sweep_row *row = &s[i].row;
 
 		if (!row->open) {
-			fprintf(f, "%8ld %4zu %10s\n", s[i].sweep_value,
-				s[i].st.n, "(no completed run)");
+			fprintf(f, "%8ld %7d %4zu %10s\n", s[i].sweep_value,
+				s[i].messages, s[i].st.n, "(no completed run)");
 			continue;
 		}
-		fprintf(f, "%8ld %4zu %10.0f %10.0f %9s %9s %9s %9s\n",
-			s[i].sweep_value, s[i].st.n, row->offered, row->achieved,
+		fprintf(f, "%8ld %7d %4zu %10.0f %10.0f %9s %9s %9s %9s\n",
+			s[i].sweep_value, s[i].messages, s[i].st.n, row->offered,
+			row->achieved,
 			fmt_ns(a, sizeof(a), (double)row->ol_p50),
 			fmt_ns(b, sizeof(b), (double)row->ol_p99),
 			fmt_ns(c, sizeof(c), (double)row->ol_p999),

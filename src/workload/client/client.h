@@ -57,6 +57,7 @@ struct client_opts {
 	long rate;		/* --rate: sends per second per user; 0 saturates */
 	enum arrival arrival;	/* --arrival */
 	double slo_ms;		/* --slo: p99 bound of a rate sweep, or 0 */
+	double duration_s;	/* --duration: messages = rate x this, or 0 */
 	struct sched_spec sched;	/* --sched, --nice, --slice */
 	struct bg_spec background;	/* --background */
 	const char *sweep_param; /* rooms, messages, users, rate or NULL */

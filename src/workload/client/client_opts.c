@@ -37,6 +37,9 @@ static const char usage[] =
 	"                         counts from the scheduled time (0: saturate)\n"
 	"      --arrival A        --rate's schedule: fixed (evenly spaced) or\n"
 	"                         poisson (random, same mean) (fixed)\n"
+	"      --duration SEC     with --rate: each user sends rate x SEC\n"
+	"                         messages (num_messages is then ignored), so\n"
+	"                         every point of a rate sweep lasts as long\n"
 	"      --slo P99_MS       with --sweep rate=...: name the highest rate\n"
 	"                         whose p99 latency stays under P99_MS\n"
 	"      --sched ROLE=P[:PRIO]  scheduling policy of the benchmark's\n"
@@ -110,6 +113,7 @@ enum {
 	OPT_SLICE,
 	OPT_BACKGROUND,
 	OPT_NODELAY,
+	OPT_DURATION,
 };
 
 /* A million per user is far beyond what one socket can carry. */
@@ -268,6 +272,7 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 		{ "slice", required_argument, NULL, OPT_SLICE },
 		{ "background", required_argument, NULL, OPT_BACKGROUND },
 		{ "nodelay", no_argument, NULL, OPT_NODELAY },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -420,6 +425,11 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 					     optarg, err, len))
 				return COPTS_ERROR;
 			break;
+		case OPT_DURATION:
+			if (parse_double(optarg, "--duration", 0.01, 86400,
+					 &o->duration_s, err, len))
+				return COPTS_ERROR;
+			break;
 		case OPT_NODELAY:
 			o->nodelay = true;
 			break;
@@ -466,6 +476,12 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 	    !(o->sweep_param && !strcmp(o->sweep_param, "rate"))) {
 		snprintf(err, len,
 			 "--arrival shapes the open-loop schedule: give --rate N (or --sweep rate=...)");
+		return COPTS_ERROR;
+	}
+	if (o->duration_s && !o->rate &&
+	    !(o->sweep_param && !strcmp(o->sweep_param, "rate"))) {
+		snprintf(err, len,
+			 "--duration sizes an open-loop run: give --rate N (or --sweep rate=...)");
 		return COPTS_ERROR;
 	}
 	if (o->slo_ms && !(o->sweep_param && !strcmp(o->sweep_param, "rate"))) {
