@@ -60,6 +60,7 @@ struct sweep_row {
 struct series {
 	const char *sweep_param;	/* NULL without --sweep */
 	long sweep_value;
+	const char *sweep_text;		/* --sweep sched: the policy */
 	int rooms, messages, users;
 	struct run_result *runs;	/* o->runs entries */
 	size_t attempted;

@@ -142,6 +142,34 @@ static size_t study_points(const struct client_opts *o)
 	return o->sweep_param ? (size_t)o->sweep_n : 1;
 }
 
+/*
+ * A point of --sweep sched, nice or slice: the value for every worker
+ * role, over what the options asked (parsed when the options were).
+ * Returns 1 when it was one of those.
+ */
+static int sweep_sched(struct client_opts *o, struct series *s, size_t i)
+{
+	static const char *const what[] = { "sched", "nice", "slice" };
+	char arg[48], err[200];
+	size_t k;
+
+	for (k = 0; k < 3; k++)
+		if (!strcmp(o->sweep_param, what[k]))
+			break;
+	if (k == 3)
+		return 0;
+	s->sweep_param = o->sweep_param;
+	s->sweep_value = o->sweep_values[i];
+	if (k == 0) {
+		s->sweep_text = o->sweep_texts[i];
+		snprintf(arg, sizeof(arg), "all=%s", s->sweep_text);
+	} else {
+		snprintf(arg, sizeof(arg), "all=%ld", s->sweep_value);
+	}
+	sched_spec_parse(&o->sched, (enum sched_what)k, arg, err, sizeof(err));
+	return 1;
+}
+
 static void set_point(struct client_opts *o, const struct client_opts *base,
 		      struct series *s, size_t i)
 {
@@ -149,7 +177,8 @@ static void set_point(struct client_opts *o, const struct client_opts *base,
 	o->messages = base->messages;
 	o->users = base->users;
 	o->rate = base->rate;
-	if (o->sweep_param) {
+	o->sched = base->sched;
+	if (o->sweep_param && !sweep_sched(o, s, i)) {
 		s->sweep_param = o->sweep_param;
 		s->sweep_value = o->sweep_values[i];
 		if (!strcmp(o->sweep_param, "rooms"))

@@ -58,6 +58,7 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 		progress_stop(prog);
 		r->sweep_param = s->sweep_param;
 		r->sweep_value = s->sweep_value;
+		r->sweep_text = s->sweep_text;
 		s->attempted++;
 		if (r->ok) {
 			if (!o->quiet)
@@ -95,6 +96,7 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 	meta.interrupted = *io->got_signal != 0;
 	meta.sweep_param = s->sweep_param;
 	meta.sweep_value = s->sweep_value;
+	meta.sweep_text = s->sweep_text;
 	meta.client_cpus = io->client_cpus;
 	meta.client_pin = o->pin;
 	meta.server = &io->server;

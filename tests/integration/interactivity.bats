@@ -235,3 +235,28 @@ policies_of() {
 	"$BIN/chatbench-report" -o "$h" "$J"
 	! grep -q 'loadchart' "$h"
 }
+
+@test "scheduling is a sweep axis: a point per policy, set and read back, in the report" {
+	run "$CHAT_C" -q --no-trace --sweep sched=other,batch,idle --rate 100 \
+		--duration 0.3 -j "$J" 127.0.0.1 1 1 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -qx "Sweep of sched: 1 rooms, 30 messages, 20 users per room"
+	[ "$(echo "$output" | awk '/^ +sched runs/ { t = 1; next } t && NF >= 6 { print $1 }' | tr '\n' ' ')" = "other batch idle " ]
+	jq -se 'map(select(.summary) | .summary.sweep.value) == ["other", "batch", "idle"]' "$J"
+	# Each point's threads, both sides, held the point's policy.
+	jq -se 'map(select(.run)) | length == 3 and all(.[];
+		.sweep.value as $p | .sched.cli_snd.policy == $p and
+		.sched.cli_rcv.policy == $p and .sched.srv_rcv.policy == $p and
+		.sched.srv_snd.policy == $p and .sched.srv_snd.threads == 20)' "$J"
+	h="$BATS_TEST_TMPDIR/r.html"
+	"$BIN/chatbench-report" -o "$h" "$J"
+	for p in other batch idle; do
+		grep -q "text-anchor=\"middle\">$p</text>" "$h"
+	done
+	run "$CHAT_C" -q --no-trace --sweep nice=0,5 -j "$J" 127.0.0.1 1 5 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	jq -se 'map(select(.run) | [.sweep.value, .sched.cli_snd.nice,
+		.sched.srv_rcv.nice]) == [[0, 0, 0], [5, 5, 5]]' "$J"
+	run "$CHAT_C" --sweep sched=other,fast 127.0.0.1 1 5 "$SRV_PORT"
+	[ "$status" -eq 2 ]
+}

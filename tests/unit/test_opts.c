@@ -215,6 +215,18 @@ static void test_client_open_loop(void **state)
 	assert_int_equal(o.sweep_n, 3);
 	assert_int_equal(o.sweep_values[2], 1600);
 	assert_true(o.slo_ms == 2.5);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--sweep",
+				 "sched=other,batch,fifo:5", "127.0.0.1"),
+			 COPTS_OK);
+	assert_string_equal(o.sweep_param, "sched");
+	assert_int_equal(o.sweep_n, 3);
+	assert_string_equal(o.sweep_texts[2], "fifo:5");
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--sweep",
+				 "sched=other,fifo", "127.0.0.1"), COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--sweep", "nice=-5,25",
+				 "127.0.0.1"), COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--sweep",
+				 "slice=100,3000", "127.0.0.1"), COPTS_OK);
 	/* What only makes sense with a schedule is refused without one. */
 	assert_int_equal(PARSE_C(&o, err, "chat_c", "--arrival", "poisson",
 				 "127.0.0.1"), COPTS_ERROR);

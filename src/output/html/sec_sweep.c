@@ -68,9 +68,17 @@ static void sweep_chart(FILE *f, const struct sweep *sw, enum sweep_fig fig)
 		SW_W, SW_H, title[fig]);
 	svg_y_grid(f, &box, 4, max, nice_step(max, 4),
 		   fig == SW_TP ? fmt_rate_tick : fmt_ns_tick);
-	for (i = 0; i < nv; i++)
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>",
-			value_x(i, nv), SW_T + ph + 15, vals[i]);
+	for (i = 0; i < nv; i++) {
+		const char *name = sweep_value_text(sw, vals[i]);
+
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+			value_x(i, nv), SW_T + ph + 15);
+		if (name)
+			html_esc(f, name);
+		else
+			fprintf(f, "%g", vals[i]);
+		fputs("</text>", f);
+	}
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"lab\">",
 		SW_L + pw / 2, SW_H - 2);
 	html_esc(f, sw->param);
@@ -109,7 +117,13 @@ static void sweep_chart(FILE *f, const struct sweep *sw, enum sweep_fig fig)
 			fprintf(f, "<circle class=\"sweep-point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" style=\"fill:%s\"><title>",
 				x, SW_T + ph - y / max * ph, colour);
 			html_esc(f, ser[s].label);
-			fprintf(f, " %g: %s</title></circle>", p->value,
+			if (p->text) {
+				fputc(' ', f);
+				html_esc(f, p->text);
+			} else {
+				fprintf(f, " %g", p->value);
+			}
+			fprintf(f, ": %s</title></circle>",
 				fig == SW_TP ? fmt_rate(a, sizeof(a), y) :
 					       fmt_ns_spaced(a, sizeof(a), y));
 		}

@@ -401,11 +401,34 @@ size_t value_index(const double *vals, size_t nv, double v)
 	return 0;
 }
 
-static void fill_pt(struct sweep_pt *p, const struct result_group *g)
+/*
+ * Named values (--sweep sched=other,batch) go on the axis in the order
+ * they first appear in the files: index into names, added when new.
+ */
+static double named_value(const char *text, const char **names, size_t *n)
 {
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(names[i], text))
+			return (double)i;
+	names[*n] = text;
+	return (double)(*n)++;
+}
+
+static void fill_pt(struct sweep_pt *p, const struct result_group *g,
+		    const char **names, size_t *nnames)
+{
+	const json_t *v = json_object_get(g->sweep, "value");
+
 	memset(p, 0, sizeof(*p));
 	p->g = g;
-	p->value = json_number_value(json_object_get(g->sweep, "value"));
+	if (json_is_string(v)) {
+		p->text = json_string_value(v);
+		p->value = named_value(p->text, names, nnames);
+	} else {
+		p->value = json_number_value(v);
+	}
 	results_throughput(g, &p->avg, &p->min, &p->max, &p->runs);
 	p->has_lat = results_median(g, results_run_lat_p99, &p->lat) > 0;
 	p->has_rq = results_median(g, results_run_rq_p99, &p->rq) > 0;
@@ -419,7 +442,9 @@ static void fill_pt(struct sweep_pt *p, const struct result_group *g)
 int sweep_build(struct sweep *sw, const struct result_file *files,
 		size_t nfiles, char **labels)
 {
-	size_t i, j, k, total = 0;
+	size_t i, j, k, total = 0, nnames = 0;
+	const char **names = NULL;
+	int ret = -1;
 
 	memset(sw, 0, sizeof(*sw));
 	sw->ser = calloc(nfiles, sizeof(*sw->ser));
@@ -429,16 +454,19 @@ int sweep_build(struct sweep *sw, const struct result_file *files,
 	for (i = 0; i < nfiles; i++)
 		total += files[i].nr_groups;
 	sw->vals = calloc(total ? total : 1, sizeof(*sw->vals));
-	if (!sw->vals)
-		return -1;
+	names = calloc(total ? total : 1, sizeof(*names));
+	if (!sw->vals || !names)
+		goto out;
 	for (i = 0; i < nfiles; i++) {
 		const struct result_file *rf = &files[i];
 
 		for (j = 0; j < rf->nr_groups && !sw->param; j++)
 			sw->param = rf->groups[j].sweep_param;
 	}
+	ret = 0;
 	if (!sw->param)
-		return 0;
+		goto out;
+	ret = -1;
 	for (i = 0; i < nfiles; i++) {
 		const struct result_file *rf = &files[i];
 		struct sweep_series *s = &sw->ser[sw->ns];
@@ -447,7 +475,7 @@ int sweep_build(struct sweep *sw, const struct result_file *files,
 		s->pt = calloc(rf->nr_groups ? rf->nr_groups : 1,
 			       sizeof(*s->pt));
 		if (!s->pt)
-			return -1;
+			goto out;
 		for (j = 0; j < rf->nr_groups; j++) {
 			const struct result_group *g = &rf->groups[j];
 
@@ -455,7 +483,7 @@ int sweep_build(struct sweep *sw, const struct result_file *files,
 			if (!g->sweep_param ||
 			    strcmp(g->sweep_param, sw->param))
 				continue;
-			fill_pt(&s->pt[s->n++], g);
+			fill_pt(&s->pt[s->n++], g, names, &nnames);
 			for (k = 0; k < sw->nv; k++)
 				if (sw->vals[k] == s->pt[s->n - 1].value)
 					break;
@@ -471,7 +499,21 @@ int sweep_build(struct sweep *sw, const struct result_file *files,
 		sw->ns++;
 	}
 	qsort(sw->vals, sw->nv, sizeof(*sw->vals), cmp_double);
-	return 0;
+	ret = 0;
+out:
+	free(names);
+	return ret;
+}
+
+const char *sweep_value_text(const struct sweep *sw, double v)
+{
+	size_t s, i;
+
+	for (s = 0; s < sw->ns; s++)
+		for (i = 0; i < sw->ser[s].n; i++)
+			if (sw->ser[s].pt[i].value == v)
+				return sw->ser[s].pt[i].text;
+	return NULL;
 }
 
 void sweep_free(struct sweep *sw)

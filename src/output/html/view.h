@@ -148,7 +148,8 @@ size_t rank_outsiders(const struct group_view *v, struct outsider *out,
 /* A sweep: one series per file, one point per swept value. */
 struct sweep_pt {
 	const struct result_group *g;
-	double value;
+	double value;		/* a named value's place in the sweep */
+	const char *text;	/* a named value (sched=batch), else NULL */
 	double avg, min, max;
 	int runs;
 	bool has_lat, has_rq;
@@ -174,5 +175,7 @@ int sweep_build(struct sweep *sw, const struct result_file *files,
 		size_t nfiles, char **labels);
 void sweep_free(struct sweep *sw);
 size_t value_index(const double *vals, size_t nv, double v);
+/* The name of swept value v when the sweep names its values, or NULL. */
+const char *sweep_value_text(const struct sweep *sw, double v);
 
 #endif

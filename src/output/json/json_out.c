@@ -83,8 +83,10 @@ static int emit_now(struct json_out *j, const json_t *obj)
 	return rc;
 }
 
-static json_t *sweep_json(const char *param, long value)
+static json_t *sweep_json(const char *param, long value, const char *text)
 {
+	if (text)
+		return json_pack("{s:s, s:s}", "param", param, "value", text);
 	return json_pack("{s:s, s:I}", "param", param, "value",
 			 (json_int_t)value);
 }
@@ -203,7 +205,8 @@ int json_out_run(struct json_out *j, const struct run_result *r)
 	json_object_set_new(o, "cpu", cpu_json(r));
 	if (r->sweep_param)
 		json_object_set_new(o, "sweep",
-				    sweep_json(r->sweep_param, r->sweep_value));
+				    sweep_json(r->sweep_param, r->sweep_value,
+					       r->sweep_text));
 	if (r->latency)
 		json_object_set_new(o, "latency", latency_json(r));
 	if (r->open)
@@ -409,7 +412,8 @@ int json_out_summary(struct json_out *j, const struct client_opts *o,
 		json_object_set_new(sum, "verdict", m->verdict);
 	if (m->sweep_param)
 		json_object_set_new(sum, "sweep",
-				    sweep_json(m->sweep_param, m->sweep_value));
+				    sweep_json(m->sweep_param, m->sweep_value,
+					       m->sweep_text));
 	if (m->row && m->row->open)
 		json_object_set_new(sum, "open_loop", open_summary_json(o, m->row));
 	json_object_set_new(sum, "placement", json_pack(

@@ -46,6 +46,7 @@ struct summary_meta {
 	bool interrupted;
 	const char *sweep_param;	/* NULL without a sweep */
 	long sweep_value;
+	const char *sweep_text;		/* NULL: the value is the number */
 	const char *client_cpus;
 	bool client_pin;
 	const struct server_info *server;

@@ -96,9 +96,13 @@ void sweep_print(FILE *f, const struct series *s, size_t n, double slo_ms)
 		"msg p99", "rq p99", "invol/s", "xcpu%", "idle%");
 	for (i = 0; i < n; i++) {
 		const struct sweep_row *row = &s[i].row;
+		char v[24];
 
-		fprintf(f, "%9ld %4zu %10.0f %10.0f %10.0f %9s", s[i].sweep_value,
-			s[i].st.n, s[i].st.avg, s[i].st.min, s[i].st.max,
+		if (s[i].sweep_text)
+			snprintf(v, sizeof(v), "%s", s[i].sweep_text);
+		else
+			snprintf(v, sizeof(v), "%ld", s[i].sweep_value);
+		fprintf(f, "%9s %4zu %10.0f %10.0f %10.0f %9s", v, s[i].st.n, s[i].st.avg, s[i].st.min, s[i].st.max,
 			fmt_ns(a, sizeof(a), (double)row->lat_p99));
 		if (row->traced)
 			fprintf(f, " %9s %9.0f %6.1f %6.1f\n",

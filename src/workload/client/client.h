@@ -60,8 +60,10 @@ struct client_opts {
 	double duration_s;	/* --duration: messages = rate x this, or 0 */
 	struct sched_spec sched;	/* --sched, --nice, --slice */
 	struct bg_spec background;	/* --background */
-	const char *sweep_param; /* rooms, messages, users, rate or NULL */
+	/* rooms, messages, users, rate, sched, nice, slice or NULL */
+	const char *sweep_param;
 	long sweep_values[64];
+	char sweep_texts[64][16];	/* sched: the policies, as given */
 	int sweep_n;
 	FILE *text;		/* where the text report goes (main sets it) */
 	char **argv;		/* the command line, for the JSON summary */
@@ -100,6 +102,7 @@ struct run_result {
 	struct ks_hist *latency; /* message delivery latency, ns */
 	const char *sweep_param; /* the point of a sweep, or NULL */
 	long sweep_value;
+	const char *sweep_text;	/* a policy of --sweep sched, else NULL */
 	uint64_t lat_unstamped;	/* units without a valid send stamp */
 	struct open_result *open; /* --rate runs only */
 	/* --sched and co: what the kernel held, read back, per worker role. */

@@ -30,8 +30,9 @@ static const char usage[] =
 	"      --local            start chat_s on an ephemeral loopback port\n"
 	"                         for the duration; ip_addr is then optional\n"
 	"  -u, --users N          users per room (20; other sizes need our chat_s)\n"
-	"      --sweep P=V1,V2..  run each value of P (rooms, messages, users or\n"
-	"                         rate) with --runs repeats, then a table\n"
+	"      --sweep P=V1,V2..  run each value of P (rooms, messages, users,\n"
+	"                         rate, or sched, nice, slice of all threads)\n"
+	"                         with --runs repeats, then a table\n"
 	"      --rate N           open loop: each user sends N messages per\n"
 	"                         second on a schedule fixed in advance; latency\n"
 	"                         counts from the scheduled time (0: saturate)\n"
@@ -129,6 +130,32 @@ static bool all_digits(const char *s)
 	return true;
 }
 
+/*
+ * One value of a sweep: a number in range, or for sched a policy that
+ * --sched all=VALUE would take (kept as text, its index as the value).
+ */
+static int sweep_value(const char *param, const char *tok, long lo, long hi,
+		       struct client_opts *o, char *err, size_t len)
+{
+	struct sched_spec probe = { 0 };
+	char arg[40];
+
+	if (strcmp(param, "sched"))
+		return parse_long(tok, "--sweep value", lo, hi,
+				  &o->sweep_values[o->sweep_n], err, len);
+	if (strlen(tok) >= sizeof(o->sweep_texts[0])) {
+		snprintf(err, len, "--sweep sched: '%s' is not a policy", tok);
+		return -1;
+	}
+	snprintf(arg, sizeof(arg), "all=%s", tok);
+	if (sched_spec_parse(&probe, SCHED_WHAT_POLICY, arg, err, len))
+		return -1;
+	snprintf(o->sweep_texts[o->sweep_n], sizeof(o->sweep_texts[0]), "%s",
+		 tok);
+	o->sweep_values[o->sweep_n] = o->sweep_n;
+	return 0;
+}
+
 /* --sweep rooms=1,2,4: the parameter and up to 64 values in range. */
 static int parse_sweep(const char *arg, struct client_opts *o, char *err,
 		       size_t len)
@@ -141,13 +168,17 @@ static int parse_sweep(const char *arg, struct client_opts *o, char *err,
 		{ "messages", 1, CHAT_MAX_MESSAGES },
 		{ "users", CHAT_MIN_USERS, CHAT_MAX_USERS },
 		{ "rate", 1, MAX_RATE },
+		/* The scheduling axes set every worker role (ROLE all). */
+		{ "sched", 0, 0 },
+		{ "nice", -20, 19 },
+		{ "slice", 100, 100000 },
 	};
 	const char *eq = strchr(arg, '=');
 	char list[512], *tok, *save;
 	size_t i, n;
 
 	if (!eq) {
-		snprintf(err, len, "--sweep wants PARAM=V1,V2,... (rooms, messages, users or rate), not '%s'",
+		snprintf(err, len, "--sweep wants PARAM=V1,V2,... (rooms, messages, users, rate, sched, nice or slice), not '%s'",
 			 arg);
 		return -1;
 	}
@@ -156,7 +187,7 @@ static int parse_sweep(const char *arg, struct client_opts *o, char *err,
 		if (strlen(params[i].name) == n && !strncmp(arg, params[i].name, n))
 			break;
 	if (i == sizeof(params) / sizeof(params[0])) {
-		snprintf(err, len, "--sweep: unknown parameter '%.*s' (rooms, messages, users or rate)",
+		snprintf(err, len, "--sweep: unknown parameter '%.*s' (rooms, messages, users, rate, sched, nice or slice)",
 			 (int)n, arg);
 		return -1;
 	}
@@ -170,9 +201,8 @@ static int parse_sweep(const char *arg, struct client_opts *o, char *err,
 			snprintf(err, len, "--sweep: at most 64 values");
 			return -1;
 		}
-		if (parse_long(tok, "--sweep value", params[i].lo,
-			       params[i].hi, &o->sweep_values[o->sweep_n], err,
-			       len))
+		if (sweep_value(params[i].name, tok, params[i].lo,
+				params[i].hi, o, err, len))
 			return -1;
 		o->sweep_n++;
 	}
