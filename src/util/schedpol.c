@@ -249,9 +249,13 @@ int sched_apply(const struct sched_spec *s, int role, pid_t tid,
 	if ((w->policy_set && got->policy != w->policy) ||
 	    (w->policy_set && is_rt(w->policy) && got->prio != w->prio) ||
 	    (w->nice_set && got->nice != w->nice)) {
-		snprintf(why, len, "asked %s, the kernel holds %s nice %d",
-			 sched_policy_name(w->policy),
-			 sched_policy_name(got->policy), got->nice);
+		snprintf(why, len, "asked %s nice %d, the kernel holds %s nice %d%s",
+			 sched_policy_name(w->policy_set ? w->policy :
+						got->policy),
+			 w->nice_set ? w->nice : got->nice,
+			 sched_policy_name(got->policy), got->nice,
+			 got->policy == SCHED_IDLE && w->nice_set ?
+			 " (nice means nothing under idle)" : "");
 		return -1;
 	}
 	if (w->slice_set && got->slice_ns != w->slice_ns) {

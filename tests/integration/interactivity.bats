@@ -260,3 +260,22 @@ policies_of() {
 	run "$CHAT_C" --sweep sched=other,fast 127.0.0.1 1 5 "$SRV_PORT"
 	[ "$status" -eq 2 ]
 }
+
+@test "chat_s --sched sets its own threads, and refuses what it cannot parse" {
+	stop_server
+	start_server --model epoll --sched all=batch --nice srv_loop=7
+	"$CHAT_C" -q --no-trace --rate 50 127.0.0.1 1 200 "$SRV_PORT" \
+		>"$BATS_TEST_TMPDIR/out" 2>&1 &
+	CLI_PID=$!
+	wait_threads "$SRV_PID" srv_loop 1
+	for i in $(seq 50); do
+		[ "$(policies_of "$SRV_PID" srv_loop)" = 3 ] && break
+		sleep 0.1
+	done
+	[ "$(policies_of "$SRV_PID" srv_loop)" = 3 ]
+	kill -KILL "$CLI_PID"
+	CLI_PID=
+	run "$CHAT_S" --sched all=fifo 127.0.0.1 0
+	[ "$status" -eq 2 ]
+	[[ "${lines[-1]}" == *"fifo needs a priority"* ]]
+}

@@ -752,7 +752,8 @@ static unsigned int server_unnamed(struct client_ctx *ctx,
  * once it sent 0x11, but each names itself when it first runs, so the
  * scan repeats until no more are unnamed than before the run (bounded:
  * a thread that never runs is reported by the count of those set).
- * Event-loop threads outlive the run and keep what they were given.
+ * With several runs at once on the server, the others' threads are set
+ * too: they share the roles' names.
  */
 static int sched_server(struct client_ctx *ctx, struct cli_run *run,
 			unsigned int unnamed_before)

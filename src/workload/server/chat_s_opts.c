@@ -50,6 +50,12 @@ static const char usage[] =
 	"                          like 0-3,6 (default: where chat_s was started)\n"
 	"      --nodelay           TCP_NODELAY on every connection (the original\n"
 	"                          leaves Nagle on: at low rates it delays echoes)\n"
+	"      --sched ROLE=P[:PRIO]  policy of the data-plane threads: P other,\n"
+	"                          batch, idle, fifo, rr; ROLE all, srv_rcv,\n"
+	"                          srv_snd or srv_loop (set and read back by\n"
+	"                          each thread; a failure fails the run)\n"
+	"      --nice ROLE=N       their nice value (-20..19)\n"
+	"      --slice ROLE=US     their EEVDF slice request (100..100000 us)\n"
 	"      --pin               one CPU per thread: threads take the allowed\n"
 	"                          CPUs round-robin\n"
 	"  -h, --help              this text\n"
@@ -129,6 +135,9 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "pin", no_argument, NULL, 'P' },
 		{ "nodelay", no_argument, NULL, 'D' },
+		{ "sched", required_argument, NULL, 'S' },
+		{ "nice", required_argument, NULL, 'n' },
+		{ "slice", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -215,6 +224,16 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 			break;
 		case 'D':
 			o->nodelay = true;
+			break;
+		case 'S':
+		case 'n':
+		case 's':
+			if (sched_spec_parse(&o->sched,
+					     c == 'S' ? SCHED_WHAT_POLICY :
+					     c == 'n' ? SCHED_WHAT_NICE :
+							SCHED_WHAT_SLICE,
+					     optarg, err, len))
+				return OPTS_ERROR;
 			break;
 		case 'h':
 			fputs(usage, stdout);

@@ -430,9 +430,12 @@ static void *loop_main(void *arg)
 	struct ev_loop *l = arg;
 	struct srv_run *run = l->plane->run;
 	struct epoll_event ev[MAX_EVENTS];
+	char why[240];
 	int n, i, r, w;
 
 	role_name_self(CB_ROLE_SRV_LOOP);
+	if (srv_sched_self(CB_ROLE_SRV_LOOP, why, sizeof(why)))
+		srv_run_fail(run, "srv_loop thread: %s", why);
 	while (l->left &&
 	       !atomic_load_explicit(&run->failed, memory_order_relaxed)) {
 		/* Queued reads are pending work: only peek at the events. */

@@ -87,6 +87,15 @@ static void ring_get(struct thr_conn *c, uint64_t unit, uint8_t *buf)
 		memset(buf, 0, 16);
 }
 
+/* chat_s --sched and co; a thread that cannot take it fails the run. */
+static void sched_self(struct srv_run *run, int role)
+{
+	char why[240];
+
+	if (srv_sched_self(role, why, sizeof(why)))
+		srv_run_fail(run, "%s thread: %s", role_name(role), why);
+}
+
 static void *receiver_main(void *arg)
 {
 	struct thr_conn *c = arg;
@@ -95,6 +104,7 @@ static void *receiver_main(void *arg)
 	int i;
 
 	role_name_self(CB_ROLE_SRV_RCV);
+	sched_self(run, CB_ROLE_SRV_RCV);
 	for (i = 0; i < run->messages; i++) {
 		ssize_t r = net_read_full(c->conn->fd, buf, sizeof(buf));
 
@@ -125,6 +135,7 @@ static void *sender_main(void *arg)
 	int i;
 
 	role_name_self(CB_ROLE_SRV_SND);
+	sched_self(run, CB_ROLE_SRV_SND);
 	for (i = 0; i < run->messages; i++) {
 		while (sem_wait(&c->units) && errno == EINTR)
 			;

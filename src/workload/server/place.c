@@ -14,6 +14,7 @@
 static struct {
 	bool on, pin;
 	cpu_set_t set;
+	struct sched_spec sched;
 } place;
 
 int srv_place_init(const cpu_set_t *cpus, bool pin, char *err, size_t len)
@@ -49,4 +50,18 @@ void srv_place_thread(pthread_t t, unsigned int k)
 {
 	if (place.on)
 		(void)cpuset_place(t, &place.set, place.pin, k);
+}
+
+void srv_sched_init(const struct sched_spec *spec)
+{
+	place.sched = *spec;
+}
+
+int srv_sched_self(int role, char *why, size_t len)
+{
+	struct sched_got got;
+
+	if (!sched_spec_has(&place.sched, role))
+		return 0;
+	return sched_apply(&place.sched, role, 0, &got, why, len);
 }

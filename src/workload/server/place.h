@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * CPU placement (--cpus, --pin) of the server's threads.  The control
+ * CPU placement (--cpus, --pin) and scheduling (--sched, --nice,
+ * --slice) of the server's threads.  The control
  * plane sets it up once, before any run, and every model places its
  * threads the same way, so it is neither the control plane's nor any
  * model's: it takes the two options, not the server's whole set.
@@ -13,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/schedpol.h"
+
 /*
  * Remembers cpus (NULL: the CPUs chat_s was started on) and pin, and
  * places the calling thread, the control plane, as thread 0; threads it
@@ -22,5 +25,13 @@
  */
 int srv_place_init(const cpu_set_t *cpus, bool pin, char *err, size_t len);
 void srv_place_thread(pthread_t t, unsigned int k);
+
+/* Remembers what --sched and co ask of each role, before any run. */
+void srv_sched_init(const struct sched_spec *spec);
+/*
+ * The calling data-plane thread of role takes it, read back: 0, or -1
+ * with why (the run is then failed: its figures would be mislabelled).
+ */
+int srv_sched_self(int role, char *why, size_t len);
 
 #endif

@@ -282,6 +282,7 @@ int server_serve(const struct server_opts *o)
 		srv_log("%s", place_err);
 		return 1;
 	}
+	srv_sched_init(&o->sched);
 	raise_fd_limit();
 	sv.s.donefd = -1;
 	if (!setup(&sv)) {

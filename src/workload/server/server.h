@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <stdbool.h>
 
+#include "util/schedpol.h"
 #include "workload/proto.h"
 
 struct srv_model;
@@ -37,6 +38,7 @@ struct server_opts {
 	bool cpus_set;		/* --cpus given; else cpus is unused */
 	bool pin;
 	bool nodelay;		/* --nodelay: TCP_NODELAY on every connection */
+	struct sched_spec sched;	/* --sched, --nice, --slice */
 };
 
 /* Returns the process exit status. */
