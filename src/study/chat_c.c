@@ -243,6 +243,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rc = 1;
+	/*
+	 * The burners' process is forked while this one has a single
+	 * thread: a fork of a threaded process may not start threads
+	 * (ThreadSanitizer refuses to).
+	 */
+	if (o.background.burners) {
+		bg = bg_start(&o.background, err, sizeof(err));
+		if (!bg)
+			goto fail;
+	}
 	/* Before any thread exists, so that every thread inherits it. */
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -310,6 +320,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "chat_c: tracing %s\n", trace_state);
 	client_ctx_set_tracer(ctx, tracer);
 	client_ctx_set_server(ctx, server);
+	client_ctx_set_background(ctx, bg);
 
 	io.text = text;
 	io.json = json;
@@ -324,12 +335,6 @@ int main(int argc, char **argv)
 	io.baseline = baseline;
 	io.failure = failure;
 	io.failure_len = sizeof(failure);
-	if (o.background.burners) {
-		bg = bg_start(&o.background, err, sizeof(err));
-		if (!bg)
-			goto fail;
-		client_ctx_set_background(ctx, bg);
-	}
 	if (o.clients > 1 && clients_study(&o, server, &io))
 		failed = 1;
 	for (i = 0; o.clients < 2 && i < npoints && !client_stopped(ctx); i++) {

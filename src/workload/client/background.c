@@ -119,7 +119,7 @@ static int wait_running(struct background *bg, char *err, size_t len)
 {
 	int i, tries, st = 0;
 
-	for (tries = 0; tries < 2000; tries++) {
+	for (tries = 0; tries < 5000; tries++) {
 		for (i = 0; i < bg->n; i++) {
 			st = atomic_load(&bg->slots[i].state);
 			if (st != 1)
@@ -136,7 +136,7 @@ static int wait_running(struct background *bg, char *err, size_t len)
 		}
 		usleep(1000);
 	}
-	snprintf(err, len, "--background: the burners did not start within 2 s");
+	snprintf(err, len, "--background: the burners did not start within 5 s");
 	return -1;
 }
 
