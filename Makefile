@@ -43,8 +43,12 @@ export ASAN_OPTIONS ?= detect_leaks=1:halt_on_error=1
 export UBSAN_OPTIONS ?= print_stacktrace=1:halt_on_error=1
 export TSAN_OPTIONS ?= halt_on_error=1:second_deadlock_stack=1
 endif
+# Frame pointers in every build: --profile walks user stacks by them, and
+# without them a sample stops at its first frame.
+CFLAGS += -fno-omit-frame-pointer
 CPPFLAGS += -D_GNU_SOURCE -I$(OUT) -Isrc -Ibpf
-LDLIBS_BPF := -lbpf -lelf -lz
+# libdw (elfutils) names the user frames of --profile's stacks.
+LDLIBS_BPF := -lbpf -ldw -lelf -lz
 LDLIBS += -ljansson -lpthread -lm
 
 ifeq ($(V),1)

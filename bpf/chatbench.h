@@ -314,4 +314,66 @@ struct cb_stealer {
 /* Benchmark sockets whose send queues are sampled (both ends). */
 #define CB_MAX_SOCKS	65536
 
+/*
+ * --profile: on-CPU samples (a perf_event program on the software CPU
+ * clock) and off-CPU time (from sched_switch to the next switch-in) by
+ * stack, summed in the kernel under one key per (process, role or
+ * outsider's name, kind, user stack, kernel stack).  The value is a
+ * sample count for CB_PROF_ONCPU and nanoseconds for the other kinds:
+ * blocked runs from the switch-out to the wakeup, runqueue from the
+ * wakeup (or an involuntary switch-out) to the switch-in.
+ */
+#define CB_PROF_OUTSIDER	CB_NR_ROLES	/* role of a non-benchmark task */
+enum cb_prof_kind {
+	CB_PROF_ONCPU,
+	CB_PROF_RUNQ,
+	CB_PROF_BLOCKED,
+	CB_NR_PROF_KINDS,
+};
+#define CB_PROF_MAX_KEYS	16384
+#define CB_PROF_MAX_STACKS	16384
+#define CB_PROF_STACK_DEPTH	127	/* the kernel's perf_event_max_stack */
+
+struct cb_prof_key {
+	__u32 tgid;
+	__s32 ustack;		/* stack map ids; < 0: none */
+	__s32 kstack;
+	__u8 role;		/* CB_ROLE_*, or CB_PROF_OUTSIDER */
+	__u8 kind;		/* enum cb_prof_kind */
+	__u8 __pad[2];
+	char comm[16];		/* outsiders' only: zeros for our threads */
+};
+
+/* What the profiler could not keep, one CPU's (per-CPU array, 1 entry). */
+struct cb_prof_lost {
+	__u64 samples;		/* perf_event runs, every task's */
+	__u64 idle;		/* samples of the idle task */
+	__u64 keys_full;	/* a new key found the map full */
+	__u64 stack_errors;	/* bpf_get_stackid failed (not -EFAULT) */
+	__u64 tl_dropped;	/* timeline events the ring buffer refused */
+	__u64 __pad[3];
+};
+
+/*
+ * --timeline: one scheduler event that involves a benchmark thread, sent
+ * through a ring buffer; user space keeps those of the run's slowest
+ * second.  Roles are CB_ROLE_* or CB_PROF_OUTSIDER; comm is that of the
+ * task that is not ours (switch: next or prev; wakeup: the waker).
+ */
+enum cb_tl_type { CB_TL_SWITCH, CB_TL_WAKEUP, CB_TL_MIGRATE };
+enum cb_tl_state { CB_TL_PREEMPTED, CB_TL_BLOCKED, CB_TL_STOPPED };
+struct cb_tl_event {
+	__u64 ts;		/* CLOCK_MONOTONIC ns */
+	__u32 pid;		/* switch: prev; wakeup: woken; migrate: task */
+	__u32 tgid;		/* of pid */
+	__u32 other;		/* switch: next; wakeup: waker (0: irq) */
+	__u32 other_tgid;	/* migrate: destination CPU */
+	__u32 cpu;		/* switch: this; wakeup: target; migrate: orig */
+	__u8 type;		/* enum cb_tl_type */
+	__u8 state;		/* switch: enum cb_tl_state of prev */
+	__u8 role;		/* of pid */
+	__u8 other_role;	/* of other */
+	char comm[16];		/* of pid or other, whichever is not ours */
+};
+
 #endif

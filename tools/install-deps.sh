@@ -7,7 +7,7 @@
 set -euo pipefail
 
 pkgs=(make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev
-	libjansson-dev)
+	libjansson-dev libdw-dev)
 if [ "${1:-}" = --test ]; then
 	pkgs+=(libcmocka-dev bats jq bpftrace linux-perf libxml2-utils
 		python3 chromium util-linux iproute2 libclang-rt-dev)

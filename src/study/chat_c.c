@@ -27,6 +27,7 @@
 #include "results/results.h"
 #include "workload/client/server_info.h"
 #include "study/clients.h"
+#include "study/profile_out.h"
 #include "study/study.h"
 #include "output/text/sweep_text.h"
 #include "tracer/trace.h"
@@ -73,6 +74,8 @@ static struct trace *open_tracer(const struct client_opts *o,
 		.interval_ms = o->interval_ms,
 		.progress = client_progress,
 		.progress_arg = ctx,
+		.profile_hz = o->profile_hz,
+		.timeline = o->timeline_path != NULL,
 	};
 	char err[256];
 	struct trace *t;
@@ -228,6 +231,7 @@ int main(int argc, char **argv)
 	char err[400], trace_state[320] = "off", failure[400] = "";
 	struct study_io io = { .got_signal = &got_signal };
 	struct baseline *baseline = NULL;
+	struct prof_out po = { 0 };
 	FILE *text = stdout;
 	unsigned long nconn;
 	size_t i, npoints, done = 0;
@@ -311,8 +315,11 @@ int main(int argc, char **argv)
 	/* Each client traces itself (and the server): not the parent. */
 	tracer = o.clients > 1 ? NULL :
 		 open_tracer(&o, ctx, server, trace_state, sizeof(trace_state));
-	if (!tracer && o.trace == TRACE_ON && o.clients < 2) {
-		snprintf(err, sizeof(err), "--trace: tracing is not possible: %s",
+	if (!tracer && (o.trace == TRACE_ON || o.profile_hz ||
+			o.timeline_path) && o.clients < 2) {
+		snprintf(err, sizeof(err), "%s: tracing is not possible: %s",
+			 o.trace == TRACE_ON ? "--trace" : o.profile_hz ?
+			 "--profile" : "--timeline",
 			 trace_state + strlen("off: "));
 		goto fail;
 	}
@@ -332,6 +339,10 @@ int main(int argc, char **argv)
 	else
 		snprintf(io.client_cpus, sizeof(io.client_cpus), "all");
 
+	if ((o.profile_out || o.timeline_path) &&
+	    prof_out_open(&po, &o, err, sizeof(err)))
+		goto fail;
+	io.prof = o.profile_out || o.timeline_path ? &po : NULL;
 	io.baseline = baseline;
 	io.failure = failure;
 	io.failure_len = sizeof(failure);
@@ -373,6 +384,10 @@ out:
 	if (json_out_close(json)) {
 		fprintf(stderr, "chat_c: JSON output to %s is incomplete\n",
 			o.json_path);
+		rc = 1;
+	}
+	if (prof_out_close(&po, err, sizeof(err))) {
+		fprintf(stderr, "chat_c: %s\n", err);
 		rc = 1;
 	}
 	bg_stop(bg);

@@ -15,6 +15,7 @@
 #include "output/text/diag_text.h"
 #include "output/text/progress.h"
 #include "output/text/run_text.h"
+#include "study/profile_out.h"
 #include "study/study.h"
 
 /* --pause, in slices so that SIGINT still ends the study at once. */
@@ -76,6 +77,9 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 			snprintf(io->failure, io->failure_len,
 				 "run %ld failed: %s", i + 1, r->error);
 		}
+		if (io->prof && prof_out_run(io->prof, io->text, r,
+					     io->failure, io->failure_len))
+			break;
 		if (io->json && json_out_run(io->json, r)) {
 			/* Measuring on without a place to keep it is waste. */
 			fprintf(stderr, "chat_c: writing JSON to %s failed: %s\n",

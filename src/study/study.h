@@ -16,6 +16,7 @@
 
 struct baseline;
 struct json_out;
+struct prof_out;
 
 struct study_io {
 	FILE *text;
@@ -32,6 +33,7 @@ struct study_io {
 	 */
 	char *failure;
 	size_t failure_len;
+	struct prof_out *prof;	/* --profile-out, --timeline; or NULL */
 };
 
 /* Runs the series for the point set in o; 0 when every run completed. */

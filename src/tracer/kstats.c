@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tracer/kstats.h"
+#include "tracer/profile.h"
 #include "util/roles.h"
 
 /* Names of the kernel's softirq_to_name[], lower case. */
@@ -503,5 +504,7 @@ void kstats_free(struct kstats *k)
 		return;
 	free(k->cpu);
 	free(k->interval);
+	profile_free(k->profile);
+	tl_events_free(k->timeline);
 	free(k);
 }

@@ -24,6 +24,9 @@
 extern const char *const ks_softirq_names[KS_NR_SOFTIRQS];
 
 /* A histogram over one run, with the percentiles read from it. */
+struct profile;
+struct tl_events;
+
 struct ks_hist {
 	uint64_t count;
 	uint64_t p50, p90, p99, max;	/* same unit as the values */
@@ -195,6 +198,9 @@ struct kstats {
 	uint64_t bpf_timed_ns;
 	struct ks_interval *interval;
 	size_t nr_intervals;
+	/* --profile and --timeline (tracer/profile.h), NULL without. */
+	struct profile *profile;
+	struct tl_events *timeline;
 };
 
 /* Outsider entry of a snapshot (the BPF stealers hash). */

@@ -24,6 +24,7 @@
 #include "chatbench.h"
 #include "tracer/cgroup.h"
 #include "tracer/kstats.h"
+#include "tracer/profile.h"
 #include "tracer/snapshot.h"
 #include "tracer/trace.h"
 #include "util/timeutil.h"
@@ -81,6 +82,8 @@ struct trace {
 	pthread_cond_t cond;
 	struct ks_interval *iv;
 	size_t nr_iv, cap_iv;
+
+	struct profiler *prof;		/* --profile, --timeline */
 
 	bool stats_wanted;
 	bool stats_all_run;		/* CHATBENCH_BPF_STATS=all */
@@ -369,6 +372,20 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 		fmt_err(err, errlen, "out of memory");
 		goto fail;
 	}
+	if (opts->profile_hz || opts->timeline) {
+		struct profiler_opts po = {
+			.hz = opts->profile_hz,
+			.offcpu = true,
+			.timeline = opts->timeline,
+			.client_tgid = opts->client_tgid,
+			.server_tgid = opts->server_tgid,
+			.raw_tp = !strcmp(t->mode, "raw_tp"),
+		};
+
+		t->prof = profiler_open(&po, err, errlen);
+		if (!t->prof)
+			goto fail;
+	}
 	for (i = 0; i < t->nr_progs; i++)
 		snprintf(t->begin.prog[i].name, sizeof(t->begin.prog[i].name),
 			 "%s", bpf_program__name(t->prog[i]));
@@ -487,6 +504,7 @@ int trace_run_begin(struct trace *t)
 	stats_on(t);
 	snap_take(&t->src, &t->begin, NULL, true);
 	snap_reset_maxima(&t->src);
+	profiler_begin(t->prof);
 	t->running = true;
 	if (!t->opts.interval_ms)
 		return 0;
@@ -531,8 +549,10 @@ static void stop_sampler(struct trace *t)
 
 struct kstats *trace_run_end(struct trace *t)
 {
-	int i;
+	struct tl_events *tl = NULL;
+	struct profile *prof = NULL;
 	struct kstats *k;
+	int i;
 
 	if (!t || !t->running)
 		return NULL;
@@ -542,6 +562,7 @@ struct kstats *trace_run_end(struct trace *t)
 	snap_take(&t->src, &t->end, t->opts.interval_ms ? &t->prev : &t->begin,
 		  true);
 	t->running = false;
+	profiler_end(t->prof, t->end.t_ns - t->begin.t_ns, &prof, &tl);
 	if (t->opts.interval_ms)
 		add_interval(t, &t->prev, &t->end);
 	k = kstats_from_snaps(&t->begin, &t->end);
@@ -550,8 +571,13 @@ struct kstats *trace_run_end(struct trace *t)
 		close(t->stats_fd);
 		t->stats_fd = -1;
 	}
-	if (!k)
+	if (!k) {
+		profile_free(prof);
+		tl_events_free(tl);
 		return NULL;
+	}
+	k->profile = prof;
+	k->timeline = tl;
 	estimate_cost(t, k);
 	k->mode = t->mode;
 	k->sock_sample_rate = 1U << t->sample_shift;
@@ -577,6 +603,7 @@ void trace_close(struct trace *t)
 		munmap(t->sched_mm, t->sched_mm_len);
 	if (t->sock_mm)
 		munmap(t->sock_mm, t->sock_mm_len);
+	profiler_close(t->prof);
 	sock_bpf__destroy(t->sock);
 	sched_bpf__destroy(t->sched);
 	if (t->stats_fd >= 0)

@@ -27,6 +27,9 @@ struct trace_opts {
 	 */
 	uint64_t (*progress)(void *arg);
 	void *progress_arg;
+	/* --profile and --timeline (tracer/profile.h): 0 and false: off. */
+	unsigned int profile_hz;
+	bool timeline;
 };
 
 /*

@@ -17,6 +17,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "output/json/profile_json.h"
 #include "analysis/series.h"
 #include "tracer/kstats.h"
 #include "output/json/json_out.h"
@@ -219,6 +220,9 @@ int json_out_run(struct json_out *j, const struct run_result *r)
 			"name", BG_BURN_NAME, "loops_per_s", r->bg_loops_per_s));
 	if (r->kernel)
 		json_object_set_new(o, "kernel", kstats_to_json(r->kernel));
+	if (r->kernel && r->kernel->profile)
+		json_object_set_new(o, "profile",
+				    profile_to_json(r->kernel->profile));
 	json_array_append_new(j->pending, o);
 	return j->rewrite ? emit_now(j, o) : 0;
 }

@@ -12,6 +12,7 @@
 #include "util/fmt.h"
 #include "util/roles.h"
 #include "output/text/kstats_text.h"
+#include "output/text/profile_text.h"
 
 static void print_lat(FILE *f, const char *label, const struct lat_summary *l)
 {
@@ -88,8 +89,10 @@ void out_text_run(FILE *f, const struct run_result *r, bool verbose)
 	if (r->bg_burners)
 		fprintf(f, "Background         : %d burners (%s): %.0f loops/s during the run\n",
 			r->bg_burners, BG_BURN_NAME, r->bg_loops_per_s);
-	if (r->kernel)
+	if (r->kernel) {
 		kstats_print_text(f, r->kernel, verbose);
+		profile_print_text(f, r->kernel->profile);
+	}
 	fflush(f);
 }
 

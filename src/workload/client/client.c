@@ -27,6 +27,8 @@
 #include "workload/netio.h"
 #include "workload/proto.h"
 #include "util/timeutil.h"
+#include "tracer/kstats.h"
+#include "tracer/profile.h"
 #include "tracer/trace.h"
 
 struct client_ctx {
@@ -440,6 +442,11 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 				 (res->elapsed_s * (double)sysconf(_SC_NPROCESSORS_ONLN));
 	if (traced)
 		res->kernel = trace_run_end(ctx->tracer);
+	if (res->kernel && res->kernel->profile)
+		res->kernel->profile->expected_samples =
+			res->kernel->profile->hz *
+			(res->cpu_client.user_s + res->cpu_client.sys_s +
+			 res->cpu_server.user_s + res->cpu_server.sys_s);
 	if (atomic_load(&run->failed))
 		goto out;
 	/* The original's ending: close the users, then 0x22, then close. */

@@ -60,6 +60,9 @@ struct client_opts {
 	double duration_s;	/* --duration: messages = rate x this, or 0 */
 	struct sched_spec sched;	/* --sched, --nice, --slice */
 	struct bg_spec background;	/* --background */
+	unsigned int profile_hz;	/* --profile[=HZ], 0: off */
+	const char *profile_out;	/* --profile-out FILE: folded stacks */
+	const char *timeline_path;	/* --timeline FILE: Chrome trace JSON */
 	/* rooms, messages, users, rate, sched, nice, slice or NULL */
 	const char *sweep_param;
 	long sweep_values[64];

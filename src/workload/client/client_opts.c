@@ -53,6 +53,15 @@ static const char usage[] =
 	"                         --local server's): no Nagle delay at low rates\n"
 	"      --background burn=N[:NICE]  N CPU-bound threads (cb_burn) run\n"
 	"                         through every run; their loops/s is reported\n"
+	"      --profile[=HZ]     sample on-CPU stacks of every CPU at HZ (99),\n"
+	"                         and off-CPU stacks of the benchmark's threads\n"
+	"                         weighted by the time away; in the JSON and\n"
+	"                         the report (flame graphs)\n"
+	"      --profile-out FILE the profile as folded stacks (flame-graph\n"
+	"                         tools' format), off-CPU in FILE.offcpu\n"
+	"      --timeline FILE    the scheduler events of the benchmark's threads\n"
+	"                         over the slowest second, as a JSON trace for\n"
+	"                         Perfetto or chrome://tracing\n"
 	"  -t, --timeout SEC      bound on every wait of a run (30)\n"
 	"      --trace            trace with eBPF, fail if it cannot load\n"
 	"      --no-trace         do not trace (default: trace when possible)\n"
@@ -115,6 +124,9 @@ enum {
 	OPT_BACKGROUND,
 	OPT_NODELAY,
 	OPT_DURATION,
+	OPT_PROFILE,
+	OPT_PROFILE_OUT,
+	OPT_TIMELINE,
 };
 
 /* A million per user is far beyond what one socket can carry. */
@@ -303,6 +315,9 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 		{ "background", required_argument, NULL, OPT_BACKGROUND },
 		{ "nodelay", no_argument, NULL, OPT_NODELAY },
 		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "profile", optional_argument, NULL, OPT_PROFILE },
+		{ "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
+		{ "timeline", required_argument, NULL, OPT_TIMELINE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -463,6 +478,27 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 		case OPT_NODELAY:
 			o->nodelay = true;
 			break;
+		case OPT_PROFILE:
+			o->profile_hz = 99;
+			if (optarg && parse_long(optarg, "--profile", 1, 10000,
+						 &v, err, len))
+				return COPTS_ERROR;
+			if (optarg)
+				o->profile_hz = (unsigned int)v;
+			break;
+		case OPT_PROFILE_OUT:
+		case OPT_TIMELINE:
+			if (!*optarg || !strcmp(optarg, "-")) {
+				snprintf(err, len, "%s needs a file name",
+					 c == OPT_TIMELINE ? "--timeline" :
+					 "--profile-out");
+				return COPTS_ERROR;
+			}
+			if (c == OPT_TIMELINE)
+				o->timeline_path = optarg;
+			else
+				o->profile_out = optarg;
+			break;
 		case OPT_BACKGROUND:
 			if (bg_parse(optarg, &o->background, err, len))
 				return COPTS_ERROR;
@@ -517,6 +553,18 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 	if (o->slo_ms && !(o->sweep_param && !strcmp(o->sweep_param, "rate"))) {
 		snprintf(err, len,
 			 "--slo picks a rate out of a sweep: give --sweep rate=V1,V2,...");
+		return COPTS_ERROR;
+	}
+	if (o->profile_out && !o->profile_hz)
+		o->profile_hz = 99;
+	if ((o->profile_hz || o->timeline_path) && o->trace == TRACE_OFF) {
+		snprintf(err, len,
+			 "--profile and --timeline are read by the tracer: not with --no-trace");
+		return COPTS_ERROR;
+	}
+	if ((o->profile_hz || o->timeline_path) && o->clients > 1) {
+		snprintf(err, len,
+			 "--profile and --timeline profile one client: not with --clients");
 		return COPTS_ERROR;
 	}
 	if (o->pin && !o->have_cpus && cpuset_allowed(&o->cpus) == 0)

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where a run's profile and timeline go besides its JSON line.  The
+ * timeline's window is the slowest second of the run's steady part (the
+ * start-up ramp and the drain are slow by nature, not by cause), from
+ * the per-interval series; a run too short for that gives its whole
+ * length.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/dips.h"
+#include "output/json/profile_json.h"
+#include "output/text/profile_text.h"
+#include "study/profile_out.h"
+#include "tracer/kstats.h"
+#include "tracer/profile.h"
+#include "workload/client/client.h"
+
+#define WINDOW_NS	1000000000ULL
+/* Whole intervals make the window: it may fall short by this much. */
+#define WINDOW_SLACK_NS	50000000ULL
+
+int prof_out_open(struct prof_out *po, const struct client_opts *o,
+		  char *err, size_t len)
+{
+	memset(po, 0, sizeof(*po));
+	po->tl_best = -1;
+	po->tl_path = o->timeline_path;
+	po->slow_pct = o->slow_pct;
+	if (po->tl_path) {
+		FILE *f = fopen(po->tl_path, "w");
+
+		if (!f) {
+			snprintf(err, len, "--timeline: cannot write %s: %s",
+				 po->tl_path, strerror(errno));
+			return -1;
+		}
+		fclose(f);
+	}
+	if (!o->profile_out)
+		return 0;
+	po->on_path = o->profile_out;
+	if (asprintf(&po->off_path, "%s.offcpu", po->on_path) < 0) {
+		po->off_path = NULL;
+		snprintf(err, len, "out of memory");
+		return -1;
+	}
+	po->on = fopen(po->on_path, "w");
+	po->off = po->on ? fopen(po->off_path, "w") : NULL;
+	if (!po->off) {
+		snprintf(err, len, "--profile-out: cannot write %s: %s",
+			 po->on ? po->off_path : po->on_path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The slowest run of whole intervals that lasts a second, inside
+ * [lo, hi) (offsets in ns); its rate into *rate.  0 when none fits.
+ */
+static int slowest(const struct kstats *k, uint64_t lo, uint64_t hi,
+		   uint64_t *from, uint64_t *to, double *rate)
+{
+	size_t a, b;
+	int found = 0;
+
+	for (a = 0; a < k->nr_intervals; a++) {
+		uint64_t msgs = 0, dur = 0;
+
+		if (k->interval[a].start_ns < lo)
+			continue;
+		for (b = a; b < k->nr_intervals &&
+			    dur + WINDOW_SLACK_NS < WINDOW_NS; b++) {
+			const struct ks_interval *iv = &k->interval[b];
+
+			if (iv->start_ns + iv->duration_ns > hi)
+				break;
+			msgs += iv->messages;
+			dur += iv->duration_ns;
+		}
+		if (dur + WINDOW_SLACK_NS < WINDOW_NS)
+			continue;
+		if (!found || (double)msgs * 1e9 / (double)dur < *rate) {
+			*rate = (double)msgs * 1e9 / (double)dur;
+			*from = k->interval[a].start_ns;
+			*to = *from + dur;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+static int write_timeline(struct prof_out *po, FILE *text,
+			  struct run_result *r, char *err, size_t len)
+{
+	const struct kstats *k = r->kernel;
+	const struct tl_events *tl = k->timeline;
+	struct run_phases ph;
+	uint64_t from = 0, to = k->wall_ns;
+	double rate = r->throughput;
+	const char *what = "the whole run: too short for a steady second";
+
+	diag_run_phases(k, po->slow_pct, &ph);
+	if (ph.valid && slowest(k, (uint64_t)(ph.ramp_to_s * 1e9),
+				(uint64_t)(ph.drain_from_s * 1e9), &from, &to,
+				&rate))
+		what = "the slowest second of the steady part";
+	else if (slowest(k, 0, k->wall_ns, &from, &to, &rate))
+		what = "the slowest second (no steady part to choose from)";
+	if (po->tl_best >= 0 && rate >= po->tl_best) {
+		fprintf(text, "Timeline           : run %d's slowest second (%.0f msg/s) is not slower than the one in %s\n",
+			r->run, rate, po->tl_path);
+		return 0;
+	}
+	if (timeline_write(po->tl_path, tl, tl->start_ns + from,
+			   tl->start_ns + to, err, len))
+		return -1;
+	po->tl_best = rate;
+	fprintf(text, "Timeline           : %.2f-%.2f s of run %d, %s (%.0f msg/s), in %s (%zu events in the run, %llu dropped)\n",
+		(double)from / 1e9, (double)to / 1e9, r->run, what, rate,
+		po->tl_path, tl->n, (unsigned long long)tl->dropped);
+	return 0;
+}
+
+int prof_out_run(struct prof_out *po, FILE *text, struct run_result *r,
+		 char *err, size_t len)
+{
+	struct kstats *k = r->kernel;
+	int rc = 0;
+
+	if (!k)
+		return 0;
+	if (po->on && k->profile &&
+	    profile_write_folded(po->on, po->off, k->profile)) {
+		snprintf(err, len, "--profile-out: writing %s failed",
+			 po->on_path);
+		rc = -1;
+	}
+	if (po->tl_path && k->timeline && !rc)
+		rc = write_timeline(po, text, r, err, len);
+	/* The events are the study's largest memory: gone once written. */
+	tl_events_free(k->timeline);
+	k->timeline = NULL;
+	return rc;
+}
+
+int prof_out_close(struct prof_out *po, char *err, size_t len)
+{
+	int rc = 0;
+
+	if (po->on && fclose(po->on) && !rc) {
+		snprintf(err, len, "--profile-out: writing %s failed",
+			 po->on_path);
+		rc = -1;
+	}
+	if (po->off && fclose(po->off) && !rc) {
+		snprintf(err, len, "--profile-out: writing %s failed",
+			 po->off_path);
+		rc = -1;
+	}
+	free(po->off_path);
+	memset(po, 0, sizeof(*po));
+	return rc;
+}

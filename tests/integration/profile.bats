@@ -1,0 +1,95 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Profiled runs: on-CPU and off-CPU stacks by role (--profile,
+# --profile-out), the scheduler timeline of the slowest second
+# (--timeline), and their errors.  The samples are checked against the
+# CPU the run's own accounting gives, with room for a short run's
+# sampling noise; the 20 % claim is measured by tools/, not here.
+
+load helpers
+
+setup() {
+	J="$BATS_TEST_TMPDIR/r.json"
+	F="$BATS_TEST_TMPDIR/stacks.folded"
+	T="$BATS_TEST_TMPDIR/timeline.json"
+}
+
+teardown() {
+	stop_server
+}
+
+jrun() {
+	jq -se "map(select(.run)) | last | $1" "$J"
+}
+
+@test "--profile: folded stacks of both sides that add up to the samples" {
+	require_bpf
+	start_server
+	run "$CHAT_C" -q --profile --profile-out "$F" -j "$J" \
+		127.0.0.1 4 300 "$SRV_PORT"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -Eq "^Stack samples      : [0-9]+ at 99 Hz of the benchmark's threads \([0-9.]+x the [0-9]+ its CPU time predicts\)"
+	echo "$output" | grep -q "^Off CPU            : waiting to run"
+	jrun '.profile.hz == 99 and .profile.samples > 0'
+	# Samples against 99 Hz x the CPU both processes used.
+	jrun '.profile.samples / .profile.expected_samples | . > 0.6 and . < 1.5'
+	# Every line is "frames count"; the counts are the samples.
+	! grep -Evq '^[^ ]+ [0-9]+$' "$F"
+	total=$(awk '{ s += $NF } END { print s }' "$F")
+	jrun ".profile.samples + .profile.outsider_samples == $total"
+	# Both sides, by role; the kernel's TCP send path; our own functions.
+	grep -q '^cli_snd;' "$F"
+	grep -q '^cli_rcv;' "$F"
+	grep -Eq '^srv_(rcv|snd);' "$F"
+	grep -q ';tcp_sendmsg' "$F"
+	grep -q ';run_sender_main;' "$F"
+	grep -Eq ';(receiver|sender)_main;' "$F"
+	# Off-CPU time, by why the thread was away.
+	grep -Eq '^(cli|srv)_[a-z]+;\[blocked\];.* [0-9]+$' "$F.offcpu"
+	jrun '.profile.offcpu_ns.blocked > 0'
+	jrun '[.profile.offcpu[] | select(.kind == "blocked")] | length > 0'
+	jrun '.profile.cost.run_cnt > 0'
+}
+
+@test "--timeline: a JSON trace of our threads' switches in the slowest second" {
+	require_bpf
+	start_server
+	run "$CHAT_C" -q --timeline "$T" -j "$J" 127.0.0.1 4 300 "$SRV_PORT"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -Eq "^Timeline           : .* in $T \([0-9]+ events in the run"
+	jq -e '.traceEvents | length > 0' "$T"
+	# Slices of running threads of both processes, named by role.
+	jq -e --argjson s "$SRV_PID" '[.traceEvents[] |
+		select(.ph == "X" and .name == "running" and .pid == $s)] |
+		length > 0' "$T"
+	jq -e '[.traceEvents[] | select(.ph == "M" and .name == "thread_name"
+		and (.args.name | startswith("cli_snd")))] | length > 0' "$T"
+	jq -e '[.traceEvents[] | select(.name == "wakeup")] | length > 0' "$T"
+	# Inside the window, which lasts at most a second.
+	jq -e '. as $d | .otherData.window_s <= 1.2 and
+		all($d.traceEvents[] | select(.ph == "X"); .ts >= 0 and
+		    .ts + .dur <= $d.otherData.window_s * 1e6 + 1)' "$T"
+	# No profile was asked for.
+	jrun 'has("profile") | not'
+}
+
+@test "profiling without the tracer, or into an unwritable file, fails at once" {
+	run "$CHAT_C" --profile --no-trace 127.0.0.1 1 1 9
+	[ "$status" -eq 2 ]
+	[ "${lines[-1]}" = "chat_c: --profile and --timeline are read by the tracer: not with --no-trace" ]
+	run "$CHAT_C" --profile=0 127.0.0.1 1 1 9
+	[ "$status" -eq 2 ]
+	echo "${lines[-1]}" | grep -q -- "--profile"
+	require_bpf
+	start_server
+	run "$CHAT_C" -q --profile-out /nonexistent/dir/f 127.0.0.1 1 1 "$SRV_PORT"
+	[ "$status" -eq 1 ]
+	[ "${lines[-1]}" = "chat_c: --profile-out: cannot write /nonexistent/dir/f: No such file or directory" ]
+	run "$CHAT_C" -q --timeline /nonexistent/t.json 127.0.0.1 1 1 "$SRV_PORT"
+	[ "$status" -eq 1 ]
+	echo "${lines[-1]}" | grep -q "^chat_c: --timeline: cannot write /nonexistent/t.json"
+	# The server served none of them and is fine.
+	assert_normal_run 1 5
+}
