@@ -45,7 +45,7 @@ struct profiler {
 	struct ring_buffer *rb;
 	pthread_t poller;
 	bool poller_on;
-	volatile bool stop;
+	bool stop;			/* atomic: the poller reads it */
 	struct tl_events *tl;
 	struct symbolizer *sym;
 };
@@ -89,7 +89,7 @@ static void *poller_main(void *arg)
 {
 	struct profiler *p = arg;
 
-	while (!p->stop)
+	while (!__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE))
 		ring_buffer__poll(p->rb, 100);
 	return NULL;
 }
@@ -267,7 +267,7 @@ void profiler_begin(struct profiler *p)
 	prog_stats(p, &p->run_time0, &p->run_cnt0);
 	if (p->o.timeline) {
 		p->tl = calloc(1, sizeof(*p->tl));
-		p->stop = false;
+		__atomic_store_n(&p->stop, false, __ATOMIC_RELEASE);
 		p->poller_on = !pthread_create(&p->poller, NULL, poller_main,
 					       p);
 		if (p->poller_on)
@@ -474,7 +474,7 @@ void profiler_end(struct profiler *p, uint64_t wall_ns,
 		return;
 	__atomic_store_n(&p->skel->bss->active, false, __ATOMIC_RELEASE);
 	if (p->poller_on) {
-		p->stop = true;
+		__atomic_store_n(&p->stop, true, __ATOMIC_RELEASE);
 		pthread_join(p->poller, NULL);
 		p->poller_on = false;
 		ring_buffer__consume(p->rb);
@@ -514,7 +514,7 @@ void profiler_close(struct profiler *p)
 	if (!p)
 		return;
 	if (p->poller_on) {
-		p->stop = true;
+		__atomic_store_n(&p->stop, true, __ATOMIC_RELEASE);
 		pthread_join(p->poller, NULL);
 	}
 	ring_buffer__free(p->rb);
