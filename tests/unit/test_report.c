@@ -9,6 +9,8 @@
  * file is of the format before the verdict said its resolution; another,
  * with it, must show the resolution, a disturbed run that was not slow,
  * every run's ramp and drain, and its dips with their depth and cause.
+ * A file of profiled runs must draw the slowest four's flame graphs,
+ * per role, with the script once; files without profiles none of it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,6 +163,42 @@ static const char *const verdict_lines[] = {
 	"\"slow_runs\":1}}}\n",
 };
 
+/*
+ * Runs made with --profile: runs 1 to 5 with a profile, the slower the
+ * later, and run 6, the slowest, without one.  Each profile has stacks of
+ * cli_snd (on and off the CPU), srv_rcv (an empty on-CPU stack: the role
+ * alone; blocked off the CPU) and an outsider whose name needs escaping:
+ * five graphs a run.
+ */
+#define PROFILE							\
+	"\"profile\":{\"hz\":99,\"samples\":14,\"outsider_samples\":3,"	\
+	"\"expected_samples\":14.5,\"lost\":0,"				\
+	"\"offcpu_ns\":{\"runqueue\":789,\"blocked\":123456},"		\
+	"\"cost\":{\"run_time_ns\":1000,\"cpu_share\":0.0012},"		\
+	"\"oncpu\":[{\"role\":\"cli_snd\",\"stack\":"			\
+	"\"start_thread;sender_main;__send\",\"count\":12},"		\
+	"{\"role\":\"outsider\",\"comm\":\"<qx&burn>\","		\
+	"\"stack\":\"burn_loop\",\"count\":3},"				\
+	"{\"role\":\"srv_rcv\",\"stack\":\"\",\"count\":2}],"		\
+	"\"offcpu\":[{\"role\":\"srv_rcv\",\"kind\":\"blocked\","	\
+	"\"stack\":\"start_thread;recv;schedule\",\"ns\":123456},"	\
+	"{\"role\":\"cli_snd\",\"kind\":\"runqueue\","			\
+	"\"stack\":\"start_thread;sender_main\",\"ns\":789}]}"
+#define PRUN(n, tp, prof)						\
+	"{\"schema_version\":1,\"run\":" #n ",\"ok\":true,\"rooms\":2,"	\
+	"\"messages\":20,\"elapsed_s\":1,\"throughput\":" #tp ","		\
+	"\"slow\":false" prof "}\n"
+
+static const char *const profile_lines[] = {
+	PRUN(1, 1000, "," PROFILE), PRUN(2, 900, "," PROFILE),
+	PRUN(3, 800, "," PROFILE), PRUN(4, 700, "," PROFILE),
+	PRUN(5, 600, "," PROFILE), PRUN(6, 100, ""),
+	"{\"summary\":{\"schema_version\":1,\"runs\":6,"
+	"\"runs_attempted\":6,\"avg\":683.3,\"min\":100,\"max\":1000,"
+	"\"median\":750,\"rooms\":2,\"messages\":20,\"cpus\":2,"
+	"\"tracing\":\"on\",\"interrupted\":false}}\n",
+};
+
 struct tmp {
 	char dir[64];
 	char json[128];
@@ -202,6 +240,12 @@ static int setup_verdict(void **state)
 {
 	return write_file(state, verdict_lines,
 			  sizeof(verdict_lines) / sizeof(verdict_lines[0]));
+}
+
+static int setup_profile(void **state)
+{
+	return write_file(state, profile_lines,
+			  sizeof(profile_lines) / sizeof(profile_lines[0]));
 }
 
 static int teardown(void **state)
@@ -280,6 +324,9 @@ static void test_page(void **state)
 	assert_null(strstr(page, "@import"));
 	assert_null(strstr(page, "<script"));
 	assert_non_null(strstr(page, "</html>\n"));
+	/* No run has a profile: no section, no style or script for it. */
+	assert_null(strstr(page, "Profile"));
+	assert_null(strstr(page, "flame"));
 	/* A file from before the resolution was said: none, and no phases. */
 	assert_null(strstr(page, "class=\"resolution\""));
 	assert_null(strstr(page, "class=\"phase"));
@@ -335,6 +382,73 @@ static void test_merged(void **state)
 	free(page);
 }
 
+/* The frames data-frames says graph "role/kind" of run has. */
+static int graph_frames(const char *page, int run, const char *role,
+			const char *kind)
+{
+	char key[96];
+	const char *p, *end;
+	int n = -1;
+
+	snprintf(key, sizeof(key), "id=\"g0-prof%d\"", run);
+	p = strstr(page, key);
+	assert_non_null(p);
+	end = strstr(p + 1, "<h4");
+	snprintf(key, sizeof(key), "data-role=\"%s\" data-kind=\"%s\">", role,
+		 kind);
+	p = strstr(p, key);
+	if (!p || (end && p > end))
+		return -1;
+	p = strstr(p, "data-frames=\"");
+	assert_int_equal(sscanf(p, "data-frames=\"%d\"", &n), 1);
+	return n;
+}
+
+static void test_profile(void **state)
+{
+	struct tmp *t = *state;
+	const char *r5, *r4, *r2;
+	char *page;
+
+	render(t, 0, &page);
+	/* The four slowest runs with a profile, slowest first. */
+	assert_int_equal(count(page, "<h4 id=\"g0-prof"), 4);
+	assert_null(strstr(page, "g0-prof1\""));
+	assert_null(strstr(page, "g0-prof6\""));
+	assert_non_null(strstr(page, "5 runs have a profile: the 4 slowest are drawn; left out: run 1."));
+	r5 = strstr(page, "g0-prof5\"");
+	r4 = strstr(page, "g0-prof4\"");
+	r2 = strstr(page, "g0-prof2\"");
+	assert_true(r5 && r4 && r2 && r5 < r4 && r4 < r2);
+	/* Five graphs a run, each one svg, in the roles table's order. */
+	assert_int_equal(count(page, "<div class=\"fg\""), 20);
+	assert_int_equal(count(page, "<svg class=\"flame\""), 20);
+	assert_true(strstr(r5, "data-role=\"cli_snd\"") <
+		    strstr(r5, "data-role=\"srv_rcv\""));
+	assert_true(strstr(r5, "data-role=\"srv_rcv\"") <
+		    strstr(r5, "data-role=\"outsider\""));
+	/* Role box and three frames; the role box alone for srv_rcv. */
+	assert_int_equal(graph_frames(page, 5, "cli_snd", "oncpu"), 4);
+	assert_int_equal(graph_frames(page, 5, "srv_rcv", "oncpu"), 1);
+	/* Off CPU: role, [blocked], three frames. */
+	assert_int_equal(graph_frames(page, 5, "srv_rcv", "offcpu"), 5);
+	assert_int_equal(graph_frames(page, 5, "cli_snd", "offcpu"), 4);
+	assert_int_equal(graph_frames(page, 5, "outsider", "oncpu"), 3);
+	assert_int_equal(graph_frames(page, 5, "outsider", "offcpu"), -1);
+	assert_non_null(strstr(page, "<title>[blocked]\n123.5 µs · 100 %</title>"));
+	/* The summary line. */
+	assert_non_null(strstr(page, "14 samples at 99 Hz of the benchmark's threads, 0.97× the 14 their CPU time predicts · 3 samples of other tasks · none lost"));
+	assert_non_null(strstr(page, "profiler cost 0.120 % of the CPUs"));
+	/* The outsider's name escaped, in its title and its label. */
+	assert_non_null(strstr(page, "<title>&lt;qx&amp;burn&gt;\n3 samples"));
+	assert_null(strstr(page, "<qx"));
+	/* Its style in the head, its script once at the end. */
+	assert_int_equal(count(page, ".flame .fr{cursor:pointer}"), 1);
+	assert_int_equal(count(page, "<script>"), 1);
+	assert_non_null(strstr(page, "</script>\n</body>\n</html>\n"));
+	free(page);
+}
+
 static void test_errors(void **state)
 {
 	struct tmp *t = *state;
@@ -360,6 +474,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_page, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_merged, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verdict, setup_verdict,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_profile, setup_profile,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
 	};

@@ -9,11 +9,13 @@
  * each run's start-up ramp and drain shaded apart from its dips; then
  * who took the CPU, per run, and the distributions (run-queue latency
  * per role, message latency, socket queue depth) of normal against slow
- * runs.  Sweeps get throughput and p99 against the swept value, several
- * files the comparison table.
- * Everything is drawn as inline SVG from the loaded JSON (no script,
- * nothing fetched: the page must open on a machine without network and
- * from a mail attachment), with a colour-blind-safe palette (Okabe-Ito
+ * runs, and the flame graphs of runs made with --profile.  Sweeps get
+ * throughput and p99 against the swept value, several files the
+ * comparison table.
+ * Everything is drawn as inline SVG from the loaded JSON (nothing
+ * fetched: the page must open on a machine without network and from a
+ * mail attachment; no script but the flame graphs' zoom, inline, only on
+ * pages that have them, and the graphs read without it), with a colour-blind-safe palette (Okabe-Ito
  * for categories, a yellow-green-blue ramp for counts) and every text
  * escaped, since task names come from the kernel and may hold anything.
  * The markup is also well-formed XML, so that tests can parse it.  This
@@ -101,7 +103,7 @@ static const char css[] =
 	"vertical-align:-1px}\n"
 	".key.quiet{background:" C_NORMAL ";outline:1.5px dashed #1d1d1f}\n";
 
-static void page_head(FILE *f, const char *title)
+static void page_head(FILE *f, const char *title, bool profiles)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\"/>\n"
@@ -112,6 +114,8 @@ static void page_head(FILE *f, const char *title)
 	fputs("</title>\n<style>\n", f);
 	fputs(css, f);
 	svg_heat_css(f);
+	if (profiles)
+		profile_css(f);
 	fputs("</style>\n</head>\n<body>\n", f);
 }
 
@@ -174,6 +178,7 @@ static void group_section(FILE *f, struct group_view *v, size_t budget,
 	timeline_section(f, v, budget);
 	stealers_section(f, v);
 	dist_section(f, v);
+	profile_section(f, v);
 	fputs("</section>\n", f);
 }
 
@@ -225,6 +230,7 @@ static int render(FILE *f, const struct result_file *files, size_t nfiles,
 {
 	size_t i, j, ngroups = 0, budget, nv = 0;
 	struct group_view *views;
+	bool profiles = profile_present(files, nfiles);
 	int ret = -1;
 
 	for (i = 0; i < nfiles; i++)
@@ -240,7 +246,7 @@ static int render(FILE *f, const struct result_file *files, size_t nfiles,
 	budget = o->max_columns ? o->max_columns : REPORT_HM_COLUMNS;
 	if (ngroups > 2 && budget * 2 / ngroups < budget)
 		budget = budget * 2 / ngroups > 40 ? budget * 2 / ngroups : 40;
-	page_head(f, o->title ? o->title : "chatbench report");
+	page_head(f, o->title ? o->title : "chatbench report", profiles);
 	fputs("<h1>", f);
 	html_esc(f, o->title ? o->title : "chatbench report");
 	fputs("</h1>\n", f);
@@ -270,8 +276,11 @@ static int render(FILE *f, const struct result_file *files, size_t nfiles,
 		}
 	}
 	fputs("<p class=\"small\">Made by chatbench " CHATBENCH_VERSION
-	      " from chat_c --json result files; a self-contained page, nothing fetched.</p>\n</body>\n</html>\n",
+	      " from chat_c --json result files; a self-contained page, nothing fetched.</p>\n",
 	      f);
+	if (profiles)
+		profile_script(f);
+	fputs("</body>\n</html>\n", f);
 	ret = 0;
 cleanup:
 	for (i = 0; i < ngroups; i++)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The HTML report of one or more chat_c result files: a single
- * self-contained page (inline CSS and SVG, nothing fetched, no script)
- * that shows at a glance which runs were slow and why.  chat_c --report
+ * self-contained page (inline CSS and SVG, nothing fetched; one inline
+ * script, the flame graphs' zoom, only when a run has a profile) that
+ * shows at a glance which runs were slow and why.  chat_c --report
  * and chatbench-report both render it from loaded result files
  * (src/results/results.h), so the page says the same thing whichever wrote
  * it.
@@ -15,7 +16,10 @@
  * (1 unless the group holds more intervals than the column budget), a
  * row a half octave of run-queue latency (report_hm_row).  The heat map
  * is the svg with id "hm-N" (N numbers the groups on the page), which
- * also carries data-intervals, data-columns and data-cells.
+ * also carries data-intervals, data-columns and data-cells.  Runs with a
+ * "profile" add, per role and kind, a <div class="fg" data-role
+ * data-kind> around one <svg class="flame"> (svg_flame.h) that says in
+ * data-frames how many <g class="fr"> frames it draws.
  */
 #ifndef CHATBENCH_REPORT_HTML_H
 #define CHATBENCH_REPORT_HTML_H

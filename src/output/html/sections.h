@@ -11,6 +11,7 @@
 #ifndef CHATBENCH_REPORT_SECTIONS_H
 #define CHATBENCH_REPORT_SECTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -34,6 +35,15 @@ void stealers_section(FILE *f, const struct group_view *v);
 
 /* sec_dist.c: latency and queue-depth histograms, normal against slow. */
 void dist_section(FILE *f, const struct group_view *v);
+
+/*
+ * sec_profile.c: flame graphs of the runs made with --profile, per role.
+ * The page holds its CSS and its zoom script only when profile_present.
+ */
+bool profile_present(const struct result_file *files, size_t nfiles);
+void profile_css(FILE *f);
+void profile_section(FILE *f, const struct group_view *v);
+void profile_script(FILE *f);
 
 /* sec_sweep.c: figures against the swept value; 0, or -1 out of memory. */
 int sweep_section(FILE *f, const struct result_file *files, size_t nfiles,

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Whether --profile's samples account for the benchmark's CPU: RUNS (10)
+# profiled runs of ROOMS x MSGS (4 x 300) against one separately started
+# chat_s, each run's on-CPU samples of our threads against HZ x the CPU
+# time the run's own accounting gives both processes, and how many runs
+# fall within 20 % of it.  A benchmark, not a test: root for BPF.
+#
+#   tools/profile-check.sh [ROOMS MSGS RUNS [HZ]]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-build}
+ROOMS=${1:-4}
+MSGS=${2:-300}
+RUNS=${3:-10}
+HZ=${4:-99}
+tmp=$(mktemp -d)
+srv=
+cleanup() {
+	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
+	rm -rf "$tmp"
+	return 0
+}
+trap cleanup EXIT
+
+mkfifo "$tmp/ready"
+"$OUT/chat_s" -q --ready-fd 3 127.0.0.1 0 3>"$tmp/ready" &
+srv=$!
+read -r -t 5 port <"$tmp/ready" || { echo "profile-check: chat_s did not start" >&2; exit 1; }
+
+echo "profile-check: $ROOMS rooms x $MSGS messages, $RUNS runs at $HZ Hz," \
+	"kernel $(uname -r), $(nproc) CPUs"
+for i in $(seq "$RUNS"); do
+	"$OUT/chat_c" -q --profile="$HZ" -j "$tmp/r$i.json" \
+		127.0.0.1 "$ROOMS" "$MSGS" "$port" >/dev/null
+	jq -r --arg i "$i" 'select(.run) | .profile |
+		"run \($i): \(.samples) samples, \(.expected_samples | floor) expected, ratio \(.samples / .expected_samples * 1000 | round / 1000), outsiders \(.outsider_samples), profiler \(.cost.cpu_share * 10000 | round / 100) % CPU"' \
+		"$tmp/r$i.json"
+done | tee "$tmp/lines"
+awk '{ r = $7 + 0; n++; if (r >= 0.8 && r <= 1.2) ok++; v[n] = r }
+	END {
+		asort(v); m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		printf "median ratio %.3f, range %.3f-%.3f, %d of %d runs within 20 %%\n",
+			m, v[1], v[n], ok, n
+	}' "$tmp/lines"
