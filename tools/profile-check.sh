@@ -38,9 +38,10 @@ for i in $(seq "$RUNS"); do
 		"run \($i): \(.samples) samples, \(.expected_samples | floor) expected, ratio \(.samples / .expected_samples * 1000 | round / 1000), outsiders \(.outsider_samples), profiler \(.cost.cpu_share * 10000 | round / 100) % CPU"' \
 		"$tmp/r$i.json"
 done | tee "$tmp/lines"
-awk '{ r = $7 + 0; n++; if (r >= 0.8 && r <= 1.2) ok++; v[n] = r }
+awk '{ print $8 + 0 }' "$tmp/lines" | sort -n | awk '
+	{ v[++n] = $1; if ($1 >= 0.8 && $1 <= 1.2) ok++ }
 	END {
-		asort(v); m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 		printf "median ratio %.3f, range %.3f-%.3f, %d of %d runs within 20 %%\n",
 			m, v[1], v[n], ok, n
-	}' "$tmp/lines"
+	}'
