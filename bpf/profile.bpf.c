@@ -133,27 +133,37 @@ static __always_inline __s32 stack_of(void *ctx, __u64 flags,
 	return id;
 }
 
+/*
+ * Helpers rather than the task's BTF, so that the sampler loads where
+ * tp_btf does not (the raw_tp fallback).
+ */
 SEC("perf_event")
 int on_cpu_sample(struct bpf_perf_event_data *ctx)
 {
-	struct task_struct *p = bpf_get_current_task_btf();
-	struct cb_prof_lost *l = lost_here();
+	struct cb_prof_lost *l;
 	struct cb_prof_key k = {};
+	__u64 id, word;
 
 	if (!active)
 		return 0;
+	l = lost_here();
 	if (l)
 		l->samples++;
-	if (!p->pid) {
+	id = bpf_get_current_pid_tgid();
+	if (!(__u32)id) {
 		if (l)
 			l->idle++;
 		return 0;
 	}
-	k.tgid = p->tgid;
-	k.role = role_of(p, true);
+	k.tgid = id >> 32;
+	bpf_get_current_comm(k.comm, sizeof(k.comm));
+	k.role = CB_PROF_OUTSIDER;
+	if (k.tgid == client_tgid || k.tgid == server_tgid) {
+		__builtin_memcpy(&word, k.comm, sizeof(word));
+		k.role = cb_role_of_comm(word);
+		__builtin_memset(k.comm, 0, sizeof(k.comm));
+	}
 	k.kind = CB_PROF_ONCPU;
-	if (k.role == CB_PROF_OUTSIDER)
-		bpf_get_current_comm(k.comm, sizeof(k.comm));
 	k.kstack = stack_of(ctx, 0, l);
 	k.ustack = stack_of(ctx, BPF_F_USER_STACK, l);
 	add(&k, 1, l);
@@ -186,8 +196,8 @@ static __always_inline void off_add(struct off_slot *s, __u32 tgid,
 static __always_inline void tl_emit(__u8 type, __u32 pid, __u32 tgid,
 				    __u32 other, __u32 other_tgid, __u32 cpu,
 				    __u8 state, int role, int other_role,
-				    struct task_struct *named, const bool btf,
-				    struct cb_prof_lost *l)
+				    struct task_struct *named, bool cur_comm,
+				    const bool btf, struct cb_prof_lost *l)
 {
 	struct cb_tl_event *e;
 
@@ -208,7 +218,9 @@ static __always_inline void tl_emit(__u8 type, __u32 pid, __u32 tgid,
 	e->role = role;
 	e->other_role = other_role;
 	__builtin_memset(e->comm, 0, sizeof(e->comm));
-	if (named) {
+	if (cur_comm) {
+		bpf_get_current_comm(e->comm, sizeof(e->comm));
+	} else if (named) {
 		if (btf)
 			__builtin_memcpy(e->comm, named->comm,
 					 sizeof(e->comm));
@@ -283,16 +295,16 @@ static __always_inline int on_switch(void *ctx, bool preempt,
 		CB_RD(btf, next, tgid), bpf_get_smp_processor_id(), tl_state,
 		prole, nrole,
 		prole == CB_PROF_OUTSIDER ? prev :
-		nrole == CB_PROF_OUTSIDER ? next : NULL, btf, l);
+		nrole == CB_PROF_OUTSIDER ? next : NULL, false, btf, l);
 	return 0;
 }
 
 static __always_inline int on_wakeup(struct task_struct *p, const bool btf)
 {
-	struct task_struct *waker;
 	struct off_slot *s;
-	__u32 pid, wpid;
+	__u64 wid, word;
 	int role, wrole;
+	__u32 pid;
 
 	if (!active)
 		return 0;
@@ -311,12 +323,19 @@ static __always_inline int on_wakeup(struct task_struct *p, const bool btf)
 	 * The task current when the wakeup fired: the waker, or whatever
 	 * ran on the target CPU for a wakeup queued to it (TTWU_QUEUE).
 	 */
-	waker = bpf_get_current_task_btf();
-	wpid = waker->pid;
-	wrole = wpid ? role_of(waker, true) : CB_PROF_OUTSIDER;
-	tl_emit(CB_TL_WAKEUP, pid, CB_RD(btf, p, tgid), wpid, waker->tgid,
-		cb_task_cpu(p, btf), 0, role, wrole,
-		wrole == CB_PROF_OUTSIDER ? waker : NULL, true, lost_here());
+	wid = bpf_get_current_pid_tgid();
+	wrole = CB_PROF_OUTSIDER;
+	if ((__u32)wid && ((wid >> 32) == client_tgid ||
+			   (wid >> 32) == server_tgid)) {
+		char comm[16];
+
+		bpf_get_current_comm(comm, sizeof(comm));
+		__builtin_memcpy(&word, comm, sizeof(word));
+		wrole = cb_role_of_comm(word);
+	}
+	tl_emit(CB_TL_WAKEUP, pid, CB_RD(btf, p, tgid), (__u32)wid, wid >> 32,
+		cb_task_cpu(p, btf), 0, role, wrole, NULL,
+		wrole == CB_PROF_OUTSIDER && (__u32)wid, btf, lost_here());
 	return 0;
 }
 
@@ -332,7 +351,7 @@ static __always_inline int on_migrate(struct task_struct *p, int dest,
 		return 0;
 	tl_emit(CB_TL_MIGRATE, CB_RD(btf, p, pid), CB_RD(btf, p, tgid), 0,
 		dest, cb_task_cpu(p, btf), 0, role, CB_PROF_OUTSIDER, NULL,
-		btf, lost_here());
+		false, btf, lost_here());
 	return 0;
 }
 

@@ -118,3 +118,14 @@ jrun() {
 	run grep -Eio 'https?:|@import|url\(|<link|<img|<iframe|<object|\b(src|href|xlink:href)=|<script [^>]*src' "$H"
 	[ "$status" -eq 1 ]
 }
+
+@test "the profiler loads and samples on the raw_tp fallback too" {
+	require_bpf
+	start_server
+	CHATBENCH_BPF_RAW_TP=1 run "$CHAT_C" -q --profile --timeline "$T" \
+		-j "$J" 127.0.0.1 2 100 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	jrun '.kernel.mode == "raw_tp" and .profile.samples > 0'
+	jrun '[.profile.offcpu[] | select(.role == "cli_rcv")] | length > 0'
+	jq -e '[.traceEvents[] | select(.name == "running")] | length > 0' "$T"
+}

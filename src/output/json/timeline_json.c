@@ -294,7 +294,7 @@ int timeline_write(const char *path, const struct tl_events *t,
 	write_events(&w, ev, t->n);
 	name_processes(&w);
 	fprintf(w.f, "\n],\"otherData\":{\"window_start_ns\":\"%llu\","
-		"\"window_s\":%.3f,\"run_start_ns\":\"%llu\","
+		"\"window_s\":%.9f,\"run_start_ns\":\"%llu\","
 		"\"events_in_run\":%zu,\"events_dropped\":%llu,"
 		"\"events_cut\":%zu}}\n",
 		(unsigned long long)from_ns, (double)(to_ns - from_ns) / 1e9,
