@@ -18,6 +18,8 @@
 #include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
+
+#include "unit_util.h"
 #include <jansson.h>
 
 #include "output/html/svg_flame.h"
@@ -53,15 +55,6 @@ static char *draw(const struct flame *fl, const struct flame_opts *o,
 	*frames = flame_draw(f, fl, o);
 	assert_int_equal(fclose(f), 0);
 	return buf;
-}
-
-static size_t count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-
-	for (; (hay = strstr(hay, needle)); hay += strlen(needle))
-		n++;
-	return n;
 }
 
 /* A frame as the SVG has it. */

@@ -22,6 +22,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "unit_util.h"
+
 #include "output/html/report_html.h"
 #include "results/results.h"
 
@@ -274,15 +276,6 @@ static char *slurp(const char *path)
 	assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
 	fclose(f);
 	return s;
-}
-
-static size_t count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-
-	for (; (hay = strstr(hay, needle)); hay += strlen(needle))
-		n++;
-	return n;
 }
 
 static void render(struct tmp *t, size_t max_columns, char **page)
