@@ -18,27 +18,8 @@ RUNS=${RUNS:-5}
 SECTIONS=${BENCH_ONLY:-throughput overhead bpftrace models}
 C="$OUT/chat_c"
 S="$OUT/chat_s"
-tmp=$(mktemp -d)
-port=
-srv=
-
-cleanup() {
-	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
-	rm -rf "$tmp"
-	return 0
-}
-trap cleanup EXIT
-
-# A server on a port the kernel picks, told to us through a FIFO.
-start_server() {
-	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
-	rm -f "$tmp/ready"
-	mkfifo "$tmp/ready"
-	"$S" -q --ready-fd 3 "$@" 127.0.0.1 0 3>"$tmp/ready" &
-	srv=$!
-	read -r -t 5 port <"$tmp/ready"
-	[ -n "$port" ] || { echo "bench: chat_s did not start" >&2; exit 1; }
-}
+TOOL=bench
+. tools/server.sh
 
 # One run; prints its JSON run object.
 one() {

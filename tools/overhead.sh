@@ -33,20 +33,14 @@ if [ -z "${CONDS:-}" ]; then
 	CONDS="U T"
 	command -v bpftrace >/dev/null && tools/mount-tracefs.sh && CONDS="$CONDS B"
 fi
-tmp=$(mktemp -d)
-srv= bt=
-cleanup() {
+bt=
+cleanup_more() {
 	[ -n "$bt" ] && kill -INT "$bt" 2>/dev/null && wait "$bt" 2>/dev/null
-	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
-	rm -rf "$tmp"
 	return 0
 }
-trap cleanup EXIT
-
-mkfifo "$tmp/ready"
-"$OUT/chat_s" -q --ready-fd 3 127.0.0.1 0 3>"$tmp/ready" &
-srv=$!
-read -r -t 5 port <"$tmp/ready" || { echo "overhead: chat_s did not start" >&2; exit 1; }
+TOOL=overhead
+. tools/server.sh
+start_server
 
 # Messages per second of one run, from the seed's own result line.
 rate() {

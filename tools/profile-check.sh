@@ -15,19 +15,9 @@ ROOMS=${1:-4}
 MSGS=${2:-300}
 RUNS=${3:-10}
 HZ=${4:-99}
-tmp=$(mktemp -d)
-srv=
-cleanup() {
-	[ -n "$srv" ] && kill "$srv" 2>/dev/null && wait "$srv" 2>/dev/null
-	rm -rf "$tmp"
-	return 0
-}
-trap cleanup EXIT
-
-mkfifo "$tmp/ready"
-"$OUT/chat_s" -q --ready-fd 3 127.0.0.1 0 3>"$tmp/ready" &
-srv=$!
-read -r -t 5 port <"$tmp/ready" || { echo "profile-check: chat_s did not start" >&2; exit 1; }
+TOOL=profile-check
+. tools/server.sh
+start_server
 
 echo "profile-check: $ROOMS rooms x $MSGS messages, $RUNS runs at $HZ Hz," \
 	"kernel $(uname -r), $(nproc) CPUs"
