@@ -4,7 +4,7 @@
  * the inode of each listening socket with its local port; the owner is
  * the process with an fd linking to "socket:[inode]".  This works for any
  * server the user can see in /proc (all of them as root), needs no
- * netlink, and costs well under a millisecond, once per server.
+ * netlink, and reads only the listeners, once per server.
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -48,7 +48,7 @@ static int listening_inodes(const char *path, uint16_t port,
 		/*
 		 * The kernel lists every listener before any other socket;
 		 * the rest, thousands of TIME_WAITs after a few runs, made
-		 * this read most of an untraced small run's start-up CPU.
+		 * this read a third of an untraced small run's CPU.
 		 */
 		if (state != TCP_LISTEN)
 			break;
