@@ -20,14 +20,13 @@
  * contention when their evidence is there, else nothing is guessed.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cause_text.h"
 #include "analysis/diagnose.h"
 #include "util/stats.h"
 #include "tracer/kstats.h"
-#include "util/fmt.h"
 
 /* A figure this many robust SDs above the reference is evidence. */
 #define EVIDENCE_SDS	4.0
@@ -134,87 +133,6 @@ static bool far_above(double x, double med, double sd, double floor)
 	return x - med >= fmax(EVIDENCE_SDS * sd, floor);
 }
 
-/* The outsider that took the most CPU from waiting benchmark threads. */
-static const struct ks_stealer *top_outsider(const struct kstats *k)
-{
-	const struct ks_stealer *best = NULL;
-	int i;
-
-	for (i = 0; i < k->nr_stealers; i++) {
-		const struct ks_stealer *s = &k->stealer[i];
-
-		if (s->is_benchmark || !s->pid)
-			continue;
-		if (!best || s->ns > best->ns)
-			best = s;
-	}
-	return best;
-}
-
-static int cpus_list(uint64_t mask, char *buf, size_t len)
-{
-	size_t off = 0;
-	int c, n = 0;
-
-	buf[0] = '\0';
-	for (c = 0; c < 64 && off + 8 < len; c++)
-		if (mask & (1ULL << c)) {
-			off += (size_t)snprintf(buf + off, len - off, "%s%d",
-						off ? "," : "", c);
-			n++;
-		}
-	return n;
-}
-
-/* The CPU that idled most, for "crowded onto fewer CPUs" evidence. */
-static void most_idle_cpu(const struct kstats *k, int *cpu, double *pct)
-{
-	int c;
-
-	*cpu = -1;
-	*pct = 0;
-	for (c = 0; c < k->ncpus; c++) {
-		double p = 100.0 * (double)k->cpu[c].idle_ns /
-			   (double)k->wall_ns;
-
-		if (p > *pct) {
-			*pct = p;
-			*cpu = c;
-		}
-	}
-}
-
-/*
- * A CPU idle for a tenth of the run or more on which the benchmark's
- * threads (almost) never waited, while they waited on others: they were
- * kept off it (an affinity or cpuset confining them, or a balancer that
- * does not spread them).  Each CPU's waiting time says where they waited;
- * a CPU with under 2 % of it counts as free, since a thread may wait there
- * for a moment before a confinement takes hold.  How long the free CPU
- * idles is the VM's business: a quarter of the run was asked once, and a
- * confined run whose idle time grew by 10 points of all CPUs was then
- * called cpu_idle instead.
- */
-static bool queued_beside_idle(const struct kstats *k, uint64_t *waited)
-{
-	uint64_t total = 0;
-	bool free_idle = false;
-	int c;
-
-	*waited = 0;
-	for (c = 0; c < k->ncpus; c++)
-		total += k->cpu[c].stolen_ns;
-	if (!total)
-		return false;
-	for (c = 0; c < k->ncpus && c < 64; c++) {
-		if (k->cpu[c].stolen_ns * 50 >= total)
-			*waited |= 1ULL << c;
-		else if (k->cpu[c].idle_ns * 10 >= k->wall_ns)
-			free_idle = true;
-	}
-	return free_idle;
-}
-
 #define EV(kind) (1U << CAUSE_##kind)
 
 /*
@@ -296,7 +214,7 @@ static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
 		     CONTENTION_RATIO &&
 	     far_above((double)s->rq_p99_ns, (double)r->rq_p99_ns,
 		       (double)d->rq_p99_ns, 0)) ||
-	    (idle_up && queued_beside_idle(k, &waited)))
+	    (idle_up && kfigures_queued_beside_idle(k, &waited)))
 		ev |= EV(SCHED_CONTENTION);
 	if (idle_up)
 		ev |= EV(CPU_IDLE);
@@ -329,245 +247,6 @@ static int by_share(const void *a, const void *b)
 	double y = ((const struct diag_cause *)b)->share;
 
 	return (x < y) - (x > y);
-}
-
-/* "6.0x the other runs'", or that they had almost none. */
-static void times_ref(char *buf, size_t len, double now, double base,
-		      const char *what)
-{
-	if (base >= 0.05 * now && base > 0)
-		snprintf(buf, len, "%.1fx the other runs' %s", now / base,
-			 what);
-	else
-		snprintf(buf, len, "where the other runs had almost none");
-}
-
-static void describe_outsider(struct diag_cause *c, const struct kstats *k,
-			      const struct kfigures *s,
-			      const struct kfigures *r)
-{
-	const struct ks_stealer *o = top_outsider(k);
-	char a[24], b[24], cpus[64] = "?", times[64];
-	double share = 0;
-	int ncpus = 1;
-
-	if (o) {
-		snprintf(c->task, sizeof(c->task), "%s", o->comm);
-		c->pid = o->pid;
-		ncpus = cpus_list(o->cpu_mask, cpus, sizeof(cpus));
-		share = 100.0 * (double)o->ns /
-			((double)k->wall_ns * (ncpus ? ncpus : 1));
-	}
-	times_ref(times, sizeof(times), s->outsider_pct, r->outsider_pct,
-		  "outsider time");
-	snprintf(c->text, sizeof(c->text),
-		 "CPU contention by an outsider: %s (pid %d) took %.0f %% of CPU %s for %.1f s while benchmark threads were runnable, %s (outsiders %.1f %% of all CPU time vs %.1f %%); run-queue latency p99 %s vs %s",
-		 o ? o->comm : "?", o ? (int)o->pid : 0, share, cpus,
-		 s->wall_s, times, s->outsider_pct, r->outsider_pct,
-		 fmt_ns(a, sizeof(a), (double)s->rq_p99_ns),
-		 fmt_ns(b, sizeof(b), (double)r->rq_p99_ns));
-}
-
-static void describe_contention(struct diag_cause *c, const struct kstats *k,
-				const struct kfigures *s,
-				const struct kfigures *r)
-{
-	char a[24], b[24], cpus[64];
-	double idle_pct;
-	uint64_t waited;
-	int idle_cpu;
-	size_t n;
-
-	most_idle_cpu(k, &idle_cpu, &idle_pct);
-	snprintf(c->text, sizeof(c->text),
-		 "scheduler contention among the benchmark's threads: run-queue latency p99 %s vs %s, involuntary switches %.3f vs %.3f per message, migrations %.0f/s vs %.0f/s",
-		 fmt_ns(a, sizeof(a), (double)s->rq_p99_ns),
-		 fmt_ns(b, sizeof(b), (double)r->rq_p99_ns),
-		 s->invol_per_msg, r->invol_per_msg, s->migrations_per_s,
-		 r->migrations_per_s);
-	if (s->idle_pct <= r->idle_pct + 10 || idle_cpu < 0)
-		return;
-	n = strlen(c->text);
-	snprintf(c->text + n, sizeof(c->text) - n,
-		 "; work queued while CPUs idled (%.0f %% vs %.0f %%, cpu%d idle %.0f %%)",
-		 s->idle_pct, r->idle_pct, idle_cpu, idle_pct);
-	if (!queued_beside_idle(k, &waited))
-		return;
-	cpus_list(waited, cpus, sizeof(cpus));
-	n = strlen(c->text);
-	snprintf(c->text + n, sizeof(c->text) - n,
-		 "; the threads waited only on CPU %s: confined there, or not spread",
-		 cpus);
-}
-
-static const char *const side_names[CB_NR_SIDES] = {
-	[CB_SIDE_CLIENT] = "chat_c", [CB_SIDE_SERVER] = "chat_s",
-};
-
-static void describe_quota(struct diag_cause *c, const struct kstats *k,
-			   const struct kfigures *s, const struct kfigures *r)
-{
-	const struct ks_proc *p = &k->proc[s->throttled_side & 1];
-	char quota[64] = "no quota at the run's end";
-
-	if (p->quota_us >= 0 && p->period_us)
-		snprintf(quota, sizeof(quota),
-			 "quota %.0f ms per %.0f ms, %.2f CPU",
-			 p->quota_us / 1e3, p->period_us / 1e3,
-			 (double)p->quota_us / (double)p->period_us);
-	snprintf(c->task, sizeof(c->task), "%s",
-		 side_names[s->throttled_side & 1]);
-	c->pid = p->pid;
-	snprintf(c->text, sizeof(c->text),
-		 "CPU quota: %s (pid %d) in cgroup %s (%s) was throttled in %llu of %llu periods, %.1f s in all: %.0f %% of all CPU time vs %.0f %% in the other runs",
-		 side_names[s->throttled_side & 1], (int)p->pid, p->cgroup, quota,
-		 (unsigned long long)p->throttled_periods,
-		 (unsigned long long)p->periods, (double)p->throttled_ns / 1e9,
-		 s->throttled_pct, r->throttled_pct);
-}
-
-static void describe_stopped(struct diag_cause *c, const struct kstats *k,
-			     const struct kfigures *s,
-			     const struct kfigures *r)
-{
-	const struct ks_proc *p = &k->proc[s->stopped_side & 1];
-	char who[96] = "";
-
-	if (p->stop_signals)
-		snprintf(who, sizeof(who), " by signal %d from %s (pid %d)",
-			 p->stop_sig, p->stop_sender_comm[0] ?
-			 p->stop_sender_comm : "?", (int)p->stop_sender);
-	snprintf(c->task, sizeof(c->task), "%s",
-		 side_names[s->stopped_side & 1]);
-	c->pid = p->pid;
-	snprintf(c->text, sizeof(c->text),
-		 "%s (pid %d) was stopped%s for %.2f s, %.0f %% of the run vs %.0f %% in the other runs",
-		 side_names[s->stopped_side & 1], (int)p->pid, who, (double)p->stopped_ns / 1e9,
-		 s->stopped_pct, r->stopped_pct);
-}
-
-static void describe(struct diag_cause *c, const struct kstats *k,
-		     const struct kfigures *s, const struct kfigures *r)
-{
-	char a[24], b[24], netrx[48];
-
-	switch (c->kind) {
-	case CAUSE_OUTSIDER_CPU:
-		c->figure = "outsider_pct";
-		c->now = s->outsider_pct;
-		c->base = r->outsider_pct;
-		describe_outsider(c, k, s, r);
-		break;
-	case CAUSE_SCHED_CONTENTION:
-		c->figure = "rq_p99_ns";
-		c->now = (double)s->rq_p99_ns;
-		c->base = (double)r->rq_p99_ns;
-		describe_contention(c, k, s, r);
-		break;
-	case CAUSE_CPU_IDLE:
-		c->figure = "idle_pct";
-		c->now = s->idle_pct;
-		c->base = r->idle_pct;
-		snprintf(c->text, sizeof(c->text),
-			 "CPUs idle while the run was slow: idle %.0f %% vs %.0f %%, cross-CPU wakeups %.0f %% vs %.0f %%, run-queue latency p50 %s vs %s",
-			 s->idle_pct, r->idle_pct, s->xcpu_pct, r->xcpu_pct,
-			 fmt_ns(a, sizeof(a), (double)s->rq_p50_ns),
-			 fmt_ns(b, sizeof(b), (double)r->rq_p50_ns));
-		break;
-	case CAUSE_SOFTIRQ:
-		/* The figure that is the evidence: more work, or a late ksoftirqd. */
-		c->figure = "softirq_pct";
-		c->now = s->softirq_pct;
-		c->base = r->softirq_pct;
-		if (s->softirq_pct <= r->softirq_pct) {
-			c->figure = "ksoftirqd_p99_ns";
-			c->now = (double)s->ksoftirqd_p99_ns;
-			c->base = (double)r->ksoftirqd_p99_ns;
-		}
-		if (s->net_rx_pct >= 0 && r->net_rx_pct >= 0)
-			snprintf(netrx, sizeof(netrx),
-				 " (net_rx %.1f %% vs %.1f %%)", s->net_rx_pct,
-				 r->net_rx_pct);
-		else
-			netrx[0] = '\0';
-		fmt_ns(a, sizeof(a), (double)s->ksoftirqd_p99_ns);
-		fmt_ns(b, sizeof(b), (double)r->ksoftirqd_p99_ns);
-		if (!strcmp(c->figure, "softirq_pct"))
-			snprintf(c->text, sizeof(c->text),
-				 "softirq work: %.1f %% of CPU time vs %.1f %%%s, ksoftirqd run-queue latency p99 %s vs %s",
-				 s->softirq_pct, r->softirq_pct, netrx, a, b);
-		else
-			snprintf(c->text, sizeof(c->text),
-				 "ksoftirqd waited to run: run-queue latency p99 %s vs %s, with softirq work %.1f %% of CPU time vs %.1f %%%s",
-				 a, b, s->softirq_pct, r->softirq_pct, netrx);
-		break;
-	case CAUSE_SOCKET_BACKPRESSURE:
-		c->figure = "sndbuf_full_pct";
-		c->now = s->sndbuf_full_pct;
-		c->base = r->sndbuf_full_pct;
-		snprintf(c->text, sizeof(c->text),
-			 "socket backpressure: send queues found at their limit in %.1f %% vs %.1f %% of samples, receive buffers up to %llu vs %llu bytes, receive queue p99 %llu vs %llu bytes, memory pressure events %llu vs %llu",
-			 s->sndbuf_full_pct, r->sndbuf_full_pct,
-			 (unsigned long long)s->rcvbuf_max,
-			 (unsigned long long)r->rcvbuf_max,
-			 (unsigned long long)s->sock_rq_p99_bytes,
-			 (unsigned long long)r->sock_rq_p99_bytes,
-			 (unsigned long long)s->pressure_events,
-			 (unsigned long long)r->pressure_events);
-		break;
-	case CAUSE_STEAL:
-		c->figure = "steal_pct";
-		c->now = s->steal_pct;
-		c->base = r->steal_pct;
-		snprintf(c->text, sizeof(c->text),
-			 "the hypervisor took the virtual CPUs: steal %.1f %% of all CPU time vs %.1f %%",
-			 s->steal_pct, r->steal_pct);
-		break;
-	case CAUSE_CPU_QUOTA:
-		c->figure = "throttled_pct";
-		c->now = s->throttled_pct;
-		c->base = r->throttled_pct;
-		describe_quota(c, k, s, r);
-		break;
-	case CAUSE_STOPPED:
-		c->figure = "stopped_pct";
-		c->now = s->stopped_pct;
-		c->base = r->stopped_pct;
-		describe_stopped(c, k, s, r);
-		break;
-	case CAUSE_TCP_RETRANS:
-		c->figure = "retrans_per_s";
-		c->now = s->retrans_per_s;
-		c->base = r->retrans_per_s;
-		snprintf(c->text, sizeof(c->text),
-			 "TCP retransmissions: %llu segments sent again (%.0f/s vs %.0f/s in the other runs) and %llu retransmission timeouts (%.1f/s vs %.1f/s)",
-			 (unsigned long long)k->sys.retrans_segs,
-			 s->retrans_per_s, r->retrans_per_s,
-			 (unsigned long long)k->sys.rto_timeouts, s->rto_per_s,
-			 r->rto_per_s);
-		break;
-	case CAUSE_MEMORY_PRESSURE:
-		c->figure = "psi_mem_pct";
-		c->now = s->psi_mem_pct;
-		c->base = r->psi_mem_pct;
-		snprintf(c->text, sizeof(c->text),
-			 "memory pressure: some task stalled on memory %.1f %% of the run vs %.1f %%, major faults of chat_c and chat_s %.0f/s vs %.0f/s, direct reclaim stalls %.0f/s vs %.0f/s",
-			 s->psi_mem_pct, r->psi_mem_pct, s->majflt_per_s,
-			 r->majflt_per_s, s->allocstall_per_s,
-			 r->allocstall_per_s);
-		break;
-	case CAUSE_CPU_FREQ:
-		c->figure = "freq_mhz";
-		c->now = s->freq_mhz;
-		c->base = r->freq_mhz;
-		snprintf(c->text, sizeof(c->text),
-			 "the CPUs ran slower: mean clock %.0f MHz vs %.0f MHz in the other runs",
-			 s->freq_mhz, r->freq_mhz);
-		break;
-	case CAUSE_BENCHMARK_WORK:
-	default:
-		break;
-	}
 }
 
 /*
@@ -652,7 +331,7 @@ static void rank_causes(const struct diag_run *run, const struct kfigures *s,
 		if (c->share > 1)
 			c->share = 1;
 		v->causes[keep] = *c;
-		describe(&v->causes[keep], run->k, s, r);
+		diag_describe(&v->causes[keep], run->k, s, r);
 		keep++;
 	}
 	v->ncauses = keep;

@@ -100,3 +100,34 @@ void kfigures_from(const struct kstats *k, struct kfigures *f)
 	f->allocstall_per_s = (double)k->sys.allocstall / f->wall_s;
 	f->freq_mhz = (double)k->sys.freq_khz / 1e3;
 }
+
+/*
+ * A CPU idle for a tenth of the run or more on which the benchmark's
+ * threads (almost) never waited, while they waited on others: they were
+ * kept off it (an affinity or cpuset confining them, or a balancer that
+ * does not spread them).  Each CPU's waiting time says where they waited;
+ * a CPU with under 2 % of it counts as free, since a thread may wait there
+ * for a moment before a confinement takes hold.  How long the free CPU
+ * idles is the VM's business: a quarter of the run was asked once, and a
+ * confined run whose idle time grew by 10 points of all CPUs was then
+ * called cpu_idle instead.
+ */
+bool kfigures_queued_beside_idle(const struct kstats *k, uint64_t *waited)
+{
+	uint64_t total = 0;
+	bool free_idle = false;
+	int c;
+
+	*waited = 0;
+	for (c = 0; c < k->ncpus; c++)
+		total += k->cpu[c].stolen_ns;
+	if (!total)
+		return false;
+	for (c = 0; c < k->ncpus && c < 64; c++) {
+		if (k->cpu[c].stolen_ns * 50 >= total)
+			*waited |= 1ULL << c;
+		else if (k->cpu[c].idle_ns * 10 >= k->wall_ns)
+			free_idle = true;
+	}
+	return free_idle;
+}

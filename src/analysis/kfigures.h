@@ -56,5 +56,10 @@ struct kfigures {
 };
 
 void kfigures_from(const struct kstats *k, struct kfigures *f);
+/*
+ * The benchmark's threads queued for some CPUs (their mask in *waited)
+ * while another CPU idled for a tenth of the run or more.
+ */
+bool kfigures_queued_beside_idle(const struct kstats *k, uint64_t *waited);
 
 #endif
