@@ -186,11 +186,16 @@ soak() {
 	need_root
 	SRV_WRAP=("${NOBODY[@]}" prlimit --nofile=100:100)
 	launch_server 127.0.0.1 --timeout 2
+	fds0=$(srv_fds) thr0=$(srv_status Threads)
 	run timeout 60 "$CHAT_C" -q --no-trace 127.0.0.1 5 10 "$SRV_PORT"
 	[ "$status" -eq 1 ]
 	[[ "$output" =~ refused\ the\ run:\ needs\ ([0-9]+)\ file\ descriptors.*RLIMIT_NOFILE ]]
 	[ "${BASH_REMATCH[1]}" -ge 100 ]
 	grep -Eq "refused run .*needs [0-9]+ file descriptors.*RLIMIT_NOFILE" "$SRV_LOG"
+	# The refused client's users, connected before it read the refusal,
+	# hold the server's fds until their hang-ups are read; a run started
+	# before then finds no fd left (seen once under ASan).
+	wait_server_idle "$fds0" "$thr0"
 	assert_normal_run 2 10
 }
 

@@ -44,6 +44,8 @@ send_raw() {
 assert_normal_run() {
 	local rooms=${1:-2} msgs=${2:-10}
 	run "$CHAT_C" -q --no-trace 127.0.0.1 "$rooms" "$msgs" "$SRV_PORT"
+	# Shown only if the test fails: the client's reason.
+	echo "$output"
 	[ "$status" -eq 0 ]
 	local sent=$((rooms * 20 * msgs)) recv=$((rooms * 20 * msgs * 19))
 	echo "$output" | grep -qx "Messages sent      : $sent"
