@@ -68,6 +68,8 @@ allowed_of() {
 	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 	"$CHAT_C" -q --no-trace --cpus 1 127.0.0.1 2 1000000 "$SRV_PORT" >/dev/null &
 	cpid=$!
+	# Each thread names itself as it starts: wait for all 80 names.
+	wait_threads $cpid cli_snd 40
 	wait_threads $cpid cli_rcv 40
 	kill -STOP $cpid
 	a=$(allowed_of $cpid cli_snd; allowed_of $cpid cli_rcv)
@@ -78,6 +80,8 @@ allowed_of() {
 
 	"$CHAT_C" -q --no-trace --cpus 0-1 --pin 127.0.0.1 2 1000000 "$SRV_PORT" >/dev/null &
 	cpid=$!
+	# Each thread names itself as it starts: wait for all 80 names.
+	wait_threads $cpid cli_snd 40
 	wait_threads $cpid cli_rcv 40
 	kill -STOP $cpid
 	a=$(allowed_of $cpid cli_snd; allowed_of $cpid cli_rcv)
