@@ -123,7 +123,7 @@ wait_run_started() {
 	CLI_PID=
 	grep -qx "Messages sent      : 80000" "$out"
 	grep -qx "Messages received  : 1520000" "$out"
-	wait "$SRV_PID"
+	wait "$SRV_PID" || { cat "$SRV_LOG"; false; }
 	SRV_PID=
 }
 
@@ -143,7 +143,7 @@ wait_run_started() {
 	CLI_PID=
 	[ "$st" -eq 1 ]
 	grep -q "run 1 failed: " "$out"
-	wait "$SRV_PID"
+	wait "$SRV_PID" || { cat "$SRV_LOG"; false; }
 	SRV_PID=
 	grep -q "aborted: server stopped by a signal" "$SRV_LOG"
 }

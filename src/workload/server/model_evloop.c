@@ -627,11 +627,14 @@ static void ev_finish(struct srv_run *run)
 
 	if (!p)
 		return;
+	for (i = 0; i < p->nloops; i++)
+		if (p->loops[i].up)
+			pthread_join(p->loops[i].thr, NULL);
+	/* A failing stop may be writing to the wake fds until here. */
+	srv_run_take_model(run);
 	for (i = 0; i < p->nloops; i++) {
 		struct ev_loop *l = &p->loops[i];
 
-		if (l->up)
-			pthread_join(l->thr, NULL);
 		if (l->epfd >= 0)
 			close(l->epfd);
 		if (l->wakefd >= 0)
@@ -643,7 +646,6 @@ static void ev_finish(struct srv_run *run)
 	free(p->conns);
 	free(p->rooms);
 	free(p);
-	run->model_data = NULL;
 }
 
 const struct srv_model srv_model_epoll = {

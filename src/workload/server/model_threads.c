@@ -261,12 +261,14 @@ static void threads_finish(struct srv_run *run)
 			pthread_join(tc[i].rcv, NULL);
 		if (tc[i].snd_up)
 			pthread_join(tc[i].snd, NULL);
-		sem_destroy(&tc[i].units);
 	}
+	/* A failing stop may be posting to the semaphores until here. */
+	srv_run_take_model(run);
+	for (i = 0; i < run->nconn; i++)
+		sem_destroy(&tc[i].units);
 	free(tc);
 	free(tr->slots);
 	free(tr);
-	run->model_data = NULL;
 }
 
 const struct srv_model srv_model_threads = {

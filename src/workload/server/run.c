@@ -75,8 +75,27 @@ void srv_run_fail(struct srv_run *run, const char *fmt, ...)
 	for (i = 0; i < run->nconn; i++)
 		if (run->conns[i].fd >= 0)
 			shutdown(run->conns[i].fd, SHUT_RDWR);
+	/*
+	 * The shutdowns can end the workers, and the control thread's
+	 * finish() with them, while this (a signal's stop on the main
+	 * thread) still wakes: under the lock, wake() sees the model's
+	 * data whole or not at all (see srv_run_take_model()).
+	 */
+	pthread_mutex_lock(&run->lock);
 	if (run->model && run->model->wake)
 		run->model->wake(run);
+	pthread_mutex_unlock(&run->lock);
+}
+
+void *srv_run_take_model(struct srv_run *run)
+{
+	void *data;
+
+	pthread_mutex_lock(&run->lock);
+	data = run->model_data;
+	run->model_data = NULL;
+	pthread_mutex_unlock(&run->lock);
+	return data;
 }
 
 void srv_worker_started(struct srv_run *run)

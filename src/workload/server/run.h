@@ -38,9 +38,15 @@ struct srv_model {
 				 const struct srv_model_cfg *cfg);
 	/* Start the workers; on failure call srv_run_fail() and return -1. */
 	int (*start)(struct srv_run *run, const struct srv_model_cfg *cfg);
-	/* After a failure: wake workers that wait outside socket calls. */
+	/*
+	 * After a failure: wake workers that wait outside socket calls.
+	 * Called under run->lock, so it must not take it.
+	 */
 	void (*wake)(struct srv_run *run);
-	/* Join the workers and free what start() made. */
+	/*
+	 * Join the workers, then free what start() made, taken with
+	 * srv_run_take_model() so that no wake() still uses it.
+	 */
 	void (*finish)(struct srv_run *run);
 };
 
@@ -72,6 +78,8 @@ void srv_run_free(struct srv_run *run);
  */
 void srv_run_fail(struct srv_run *run, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The model's data, out of wake()'s reach: for finish(), after joining. */
+void *srv_run_take_model(struct srv_run *run);
 /* Each worker a model starts is counted once, and finishes once. */
 void srv_worker_started(struct srv_run *run);
 void srv_worker_done(struct srv_run *run);
