@@ -145,17 +145,41 @@ int cpuset_nth(const cpu_set_t *set, unsigned int k)
 	return -1;
 }
 
-int cpuset_place(pthread_t t, const cpu_set_t *set, bool pin, unsigned int k)
+/* The mask a placement gives: set itself, or with pin its k-th CPU. */
+static const cpu_set_t *placement(const cpu_set_t *set, bool pin,
+				  unsigned int k, cpu_set_t *one)
 {
-	cpu_set_t one;
 	int cpu;
 
 	if (!pin)
-		return pthread_setaffinity_np(t, sizeof(*set), set);
+		return set;
 	cpu = cpuset_nth(set, k);
 	if (cpu < 0)
+		return NULL;
+	CPU_ZERO(one);
+	CPU_SET(cpu, one);
+	return one;
+}
+
+int cpuset_place(pthread_t t, const cpu_set_t *set, bool pin, unsigned int k)
+{
+	const cpu_set_t *m;
+	cpu_set_t one;
+
+	m = placement(set, pin, k, &one);
+	if (!m)
 		return EINVAL;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	return pthread_setaffinity_np(t, sizeof(one), &one);
+	return pthread_setaffinity_np(t, sizeof(*m), m);
+}
+
+int cpuset_place_attr(pthread_attr_t *a, const cpu_set_t *set, bool pin,
+		      unsigned int k)
+{
+	const cpu_set_t *m;
+	cpu_set_t one;
+
+	m = placement(set, pin, k, &one);
+	if (!m)
+		return EINVAL;
+	return pthread_attr_setaffinity_np(a, sizeof(*m), m);
 }

@@ -36,5 +36,13 @@ int cpuset_nth(const cpu_set_t *set, unsigned int k);
  * cpuset_nth(set, k).  0 or an errno value (pthread style).
  */
 int cpuset_place(pthread_t t, const cpu_set_t *set, bool pin, unsigned int k);
+/*
+ * The same placement in the attributes of a thread about to be created,
+ * so that it runs nowhere else, not even before its creator could place
+ * it (a test that reads a thread's CPUs once it has named itself would
+ * otherwise see it unplaced).
+ */
+int cpuset_place_attr(pthread_attr_t *a, const cpu_set_t *set, bool pin,
+		      unsigned int k);
 
 #endif

@@ -5,6 +5,7 @@
  * and the round-robin choice behind --pin.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -171,6 +172,45 @@ static void test_place_self(void **state)
 	assert_int_equal(cpuset_place(pthread_self(), &one, true, 0), EINVAL);
 }
 
+static void *report_cpus(void *arg)
+{
+	cpu_set_t *seen = arg;
+
+	if (pthread_getaffinity_np(pthread_self(), sizeof(*seen), seen))
+		CPU_ZERO(seen);
+	return NULL;
+}
+
+/* A thread created with placed attributes runs there from its start. */
+static void test_place_attr(void **state)
+{
+	cpu_set_t mine, seen, one, none;
+	pthread_attr_t a;
+	pthread_t t;
+	int last;
+
+	(void)state;
+	assert_int_equal(cpuset_allowed(&mine), 0);
+	last = cpuset_nth(&mine, (unsigned int)CPU_COUNT(&mine) - 1);
+	assert_int_equal(pthread_attr_init(&a), 0);
+	assert_int_equal(cpuset_place_attr(&a, &mine, true,
+					   (unsigned int)CPU_COUNT(&mine) - 1),
+			 0);
+	assert_int_equal(pthread_create(&t, &a, report_cpus, &seen), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	CPU_ZERO(&one);
+	CPU_SET(last, &one);
+	assert_true(CPU_EQUAL(&seen, &one));
+	/* Without pin, the whole set. */
+	assert_int_equal(cpuset_place_attr(&a, &mine, false, 0), 0);
+	assert_int_equal(pthread_create(&t, &a, report_cpus, &seen), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_true(CPU_EQUAL(&seen, &mine));
+	CPU_ZERO(&none);
+	assert_int_equal(cpuset_place_attr(&a, &none, true, 0), EINVAL);
+	pthread_attr_destroy(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_nth_round_robin),
 		cmocka_unit_test(test_place_self),
+		cmocka_unit_test(test_place_attr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -235,17 +235,18 @@ static int open_users(struct cli_run *run, int ctl)
 	return 0;
 }
 
-/* --cpus / --pin: thread k of the run, before it passes the gate. */
-static int place(struct cli_run *run, pthread_t t, unsigned int k)
+/* --cpus / --pin: thread k of the run, in the attributes it starts with. */
+static int place(struct cli_run *run, pthread_attr_t *a, unsigned int k)
 {
 	if (!run->o->have_cpus)
 		return 0;
-	return cpuset_place(t, &run->o->cpus, run->o->pin, k);
+	return cpuset_place_attr(a, &run->o->cpus, run->o->pin, k);
 }
 
 static int start_threads(struct cli_run *run)
 {
 	pthread_attr_t attr;
+	unsigned long nth;
 	unsigned int i;
 	int err = 0;
 
@@ -256,37 +257,36 @@ static int start_threads(struct cli_run *run)
 	for (i = 0; i < run->nconn; i++) {
 		struct cli_conn *c = &run->conns[i];
 
-		err = pthread_create(&c->snd, &attr, run_sender_main, c);
+		err = place(run, &attr, 2 * i);
+		if (!err)
+			err = pthread_create(&c->snd, &attr, run_sender_main, c);
 		if (err)
 			break;
 		c->snd_up = true;
-		err = place(run, c->snd, 2 * i);
-		if (err)
-			break;
-		err = pthread_create(&c->rcv, &attr, run_receiver_main, c);
+		err = place(run, &attr, 2 * i + 1);
+		if (!err)
+			err = pthread_create(&c->rcv, &attr, run_receiver_main,
+					     c);
 		if (err)
 			break;
 		c->rcv_up = true;
-		err = place(run, c->rcv, 2 * i + 1);
-		if (err)
-			break;
 	}
 	pthread_attr_destroy(&attr);
+	if (!err)
+		return 0;
+	/* Thread 2i+1 is user i's sender, 2i+2 its receiver. */
+	nth = 2UL * i + (run->conns[i].snd_up ? 2 : 1);
 	if (err == EAGAIN) {
 		char why[CHAT_REASON_MAX];
 
-		/* Thread 2i+1 is user i's sender, 2i+2 its receiver. */
-		limits_thread_error(err, 2UL * i + (run->conns[i].snd_up ? 2 : 1),
-				    2UL * run->nconn, why, sizeof(why));
+		limits_thread_error(err, nth, 2UL * run->nconn, why,
+				    sizeof(why));
 		run_fail(run, "%s", why);
 		return -1;
 	}
-	if (err) {
-		run_fail(run, "cannot create or place thread %u of %u: %s",
-			 2 * i + 1, 2 * run->nconn, strerror(err));
-		return -1;
-	}
-	return 0;
+	run_fail(run, "cannot create or place thread %lu of %u: %s", nth,
+		 2 * run->nconn, strerror(err));
+	return -1;
 }
 
 static int wait_ready(struct cli_run *run, int ctl)

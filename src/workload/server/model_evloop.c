@@ -580,7 +580,9 @@ static int ev_start(struct srv_run *run, const struct srv_model_cfg *cfg,
 	for (i = 0; i < nloops; i++) {
 		struct ev_loop *l = &p->loops[i];
 
-		err = pthread_create(&l->thr, &attr, loop_main, l);
+		err = srv_place_attr(&attr, i + 1);
+		if (!err)
+			err = pthread_create(&l->thr, &attr, loop_main, l);
 		if (err) {
 			pthread_attr_destroy(&attr);
 			srv_run_fail(run, "cannot create event loop %u of %u: %s",
@@ -589,7 +591,6 @@ static int ev_start(struct srv_run *run, const struct srv_model_cfg *cfg,
 		}
 		l->up = true;
 		srv_worker_started(run);
-		srv_place_thread(l->thr, i + 1);
 	}
 	pthread_attr_destroy(&attr);
 	return 0;

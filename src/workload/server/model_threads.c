@@ -170,16 +170,17 @@ static void threads_wake(struct srv_run *run)
 		sem_post(&tr->conn[i].units);
 }
 
-static int spawn(struct srv_run *run, pthread_t *t, const pthread_attr_t *a,
+static int spawn(struct srv_run *run, pthread_t *t, pthread_attr_t *a,
 		 void *(*fn)(void *), void *arg, bool *up)
 {
-	int err = pthread_create(t, a, fn, arg);
+	int err = srv_place_attr(a, run->workers + 1);
 
+	if (!err)
+		err = pthread_create(t, a, fn, arg);
 	if (err)
 		return err;
 	*up = true;
 	srv_worker_started(run);
-	srv_place_thread(*t, run->workers);
 	return 0;
 }
 

@@ -42,14 +42,11 @@ int srv_place_init(const cpu_set_t *cpus, bool pin, char *err, size_t len)
 	return 0;
 }
 
-/*
- * The set was checked when the control thread was placed; a failure now
- * (a CPU went offline) leaves the thread where it inherited to run.
- */
-void srv_place_thread(pthread_t t, unsigned int k)
+int srv_place_attr(pthread_attr_t *a, unsigned int k)
 {
-	if (place.on)
-		(void)cpuset_place(t, &place.set, place.pin, k);
+	if (!place.on || !place.pin)
+		return 0;
+	return cpuset_place_attr(a, &place.set, true, k);
 }
 
 void srv_sched_init(const struct sched_spec *spec)

@@ -19,12 +19,13 @@
 /*
  * Remembers cpus (NULL: the CPUs chat_s was started on) and pin, and
  * places the calling thread, the control plane, as thread 0; threads it
- * creates inherit a confinement, so only pin needs srv_place_thread for
- * the k-th data-plane thread of a run (k >= 1).  Without cpus and pin
- * both do nothing.  0, or -1 with a sentence in err.
+ * creates inherit a confinement, so only pin needs srv_place_attr, in
+ * the attributes the k-th data-plane thread of a run (k >= 1) is created
+ * with: it then never runs elsewhere.  Without cpus and pin both do
+ * nothing.  0, or -1 with a sentence in err (init) or an errno value.
  */
 int srv_place_init(const cpu_set_t *cpus, bool pin, char *err, size_t len);
-void srv_place_thread(pthread_t t, unsigned int k);
+int srv_place_attr(pthread_attr_t *a, unsigned int k);
 
 /* Remembers what --sched and co ask of each role, before any run. */
 void srv_sched_init(const struct sched_spec *spec);
