@@ -44,6 +44,7 @@ done
 suites=${SUITES:-tests/integration/*.bats}
 for s in $suites; do
 	echo "# integration: $s"
+	t0=$SECONDS
 	bats --tap "$s" >"$log" 2>&1
 	rc=$?
 	count <"$log"
@@ -51,6 +52,8 @@ for s in $suites; do
 		echo "not ok - $s: bats exited with status $rc"
 		fail=$((fail + 1))
 	fi
+	# CI bounds each stage: say where the time goes.
+	echo "# $s took $((SECONDS - t0)) s"
 done
 
 echo "$pass passed, $fail failed, $skip skipped"
