@@ -498,6 +498,31 @@ static void test_ksoftirqd_tail_is_not_evidence(void **state)
 	assert_true(f->v.slow);
 }
 
+/*
+ * Evidence that explains almost none of a small loss does not make the
+ * run slow: with softirq work at 1 % of the CPUs, a late ksoftirqd in a
+ * run 9 % down is seen (disturbed) but the run is not called slow.
+ */
+static void test_evidence_must_explain_the_loss(void **state)
+{
+	struct fixture *f = *state;
+	int i, c;
+
+	for (i = 0; i < 6; i++)
+		for (c = 0; c < NCPUS; c++) {
+			f->k[i]->cpu[c].softirq_ns[3] = WALL_NS / 100;
+			f->k[i]->cpu[c].softirq_all_ns = WALL_NS / 100;
+		}
+	f->k[5]->role[CB_ROLE_KSOFTIRQD].rq_lat.p99 = 21000000;
+	judge_last(f, 455000);
+	assert_true(f->v.disturbed);
+	assert_false(f->v.slow);
+	assert_false(f->v.nothing_stands_out);
+	/* Far below the margin, the run is slow whatever explains it. */
+	judge_last(f, 300000);
+	assert_true(f->v.slow);
+}
+
 static void test_stopped_named_with_sender(void **state)
 {
 	struct fixture *f = *state;
@@ -597,6 +622,8 @@ int main(void)
 			test_softirq_figure_is_the_evidence, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_ksoftirqd_tail_is_not_evidence, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_evidence_must_explain_the_loss, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quota_named, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_stopped_named_with_sender,
