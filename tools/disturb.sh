@@ -86,7 +86,8 @@ hog)
 	# the hog would spill into the next run.  Real-time priority
 	# for the watcher (and the greps and sleeps it starts) ends the
 	# hog within one poll; the hog, started before, stays as it is.
-	chrt -f -p 1 $$ >/dev/null 2>&1 || renice -n -20 -p $$ >/dev/null 2>&1 || true
+	chrt -f -p 1 $$ >/dev/null 2>&1 ||
+		renice -n -20 -p $$ >/dev/null 2>&1 || true
 	;;
 sockbuf)
 	saved_r=$(sysctl -n net.ipv4.tcp_rmem)

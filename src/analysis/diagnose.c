@@ -374,7 +374,7 @@ void diag_explain(const struct diag_run *run, const struct diag_ref *ref,
 	v->nothing_stands_out = !v->ncauses;
 	/*
 	 * Evidence lowers the bar from the margin to the drop only when it
-	 * accounts for some of the loss: a run 8 % down on a 2-vCPU VM,
+	 * accounts for some of the loss: a run 10 % down on a 2-vCPU VM,
 	 * whose one odd figure (a ksoftirqd wait of 16 ms) explains under
 	 * 5 % of it, is the VM's noise, not a disturbance we can name.
 	 */

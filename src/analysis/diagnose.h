@@ -6,9 +6,9 @@
  * a figure far outside is evidence that the run was disturbed.  A run is
  * slow when its throughput falls below the reference by more than the
  * series' noise, or when it was disturbed, its throughput fell by more
- * than a smaller margin and the evidence accounts for some of the loss.  The causes of a slow run are ranked by how much
- * of the lost throughput each accounts for, and only causes with evidence
- * are named.
+ * than a smaller margin and the evidence accounts for some of the loss.
+ * The causes of a slow run are ranked by how much of the lost throughput
+ * each accounts for, and only causes with evidence are named.
  */
 #ifndef CHATBENCH_DIAGNOSE_H
 #define CHATBENCH_DIAGNOSE_H
