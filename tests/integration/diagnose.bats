@@ -251,28 +251,49 @@ stop_in_run() {
 	[ $slow -eq 1 ] || echo "# one CPU never slowed run 3 past the margin here" >&3
 }
 
-@test "clean runs: no slow run, no dip, and nothing false is said" {
+# One clean series.  Returns 2 if what holds of any series does not (the
+# record is whole, nothing is blamed on the benchmark itself), 1 if the
+# verdict is not clean, 0 if it is (or under a sanitizer, where the
+# benchmark's threads run several times slower and in lumps, so the
+# verdict itself is not checked).
+clean_series() {
 	run "$CHAT_C" --local -q --trace -r 5 --pause 400 -j "$F" 10 300
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 0 ] || return 2
 	show_runs
-	[ "$(jq -s 'map(select(.run)) | length' "$F")" -eq 5 ]
+	[ "$(jq -s 'map(select(.run)) | length' "$F")" -eq 5 ] || return 2
 	# Phases need a series of at least 6 intervals (a sanitizer's
 	# sampler may not get one).
 	jq -se 'map(select(.run)) | all(.[]; has("slow") and (has("phases") or
-		((.kernel.intervals // []) | length) < 6))' "$F"
+		((.kernel.intervals // []) | length) < 6))' "$F" || return 2
 	# A slow run of a clean series may only blame an outsider that
 	# really ran: never the benchmark's own processes.
 	jq -se '[.[] | select(.slow == true) | .causes[]? |
 		select(.kind == "outsider_cpu") | .task] |
-		all(.[]; test("^(chat_c|chat_s|cli_|srv_)") | not)' "$F"
-	# The verdict itself (timing: not under sanitizers, where the
-	# benchmark's threads run several times slower and in lumps).
+		all(.[]; test("^(chat_c|chat_s|cli_|srv_)") | not)' "$F" ||
+		return 2
 	[ -n "${CHATBENCH_SAN:-}" ] && return 0
 	jq -se 'map(select(.run)) | all(.[]; .slow == false and
-		((.dips // []) | length) == 0)' "$F"
-	echo "$output" | grep -q "^Diagnosis *: 0 slow of 5"
-	echo "$output" | grep -q "^Phases *: 0 dips in the steady parts"
-	! echo "$output" | grep -q "^Dip in run"
+		((.dips // []) | length) == 0)' "$F" || return 1
+	echo "$output" | grep -q "^Diagnosis *: 0 slow of 5" || return 1
+	echo "$output" | grep -q "^Phases *: 0 dips in the steady parts" ||
+		return 1
+	! echo "$output" | grep -q "^Dip in run" || return 1
+}
+
+# No slow run and no dip.  One retry, as for the burners: runs of this
+# VM now and then fall 13-16 % below their series with nothing in the
+# kernel record (2 in 90 clean runs of make bench-diagnosis), and the
+# verdict rightly calls such a run slow with no cause standing out.
+@test "clean runs: no slow run, no dip, and nothing false is said" {
+	local try rc
+	for try in 1 2; do
+		rc=0
+		clean_series || rc=$?
+		[ $rc -ne 2 ]
+		[ $rc -eq 0 ] && return 0
+		echo "# try $try: a run fell short or dipped" >&3
+	done
+	false
 }
 
 @test "a single run gets a profile, not a verdict" {
