@@ -39,10 +39,10 @@
  */
 #define CONTENTION_RATIO 3.0
 /*
- * ksoftirqd's run-queue p99 is a heavy-tailed figure: in 66 undisturbed
- * runs of 10 x 300 (make bench-diagnosis, 2026-12-06) most were under
- * 0.7 ms, yet some reached 1.8, 4.0 and 5.9 ms with normal throughput, and
- * four reference runs cannot see that tail.  A wait of 1.8 ms in a run
+ * ksoftirqd's run-queue p99 is a heavy-tailed figure: of 90 undisturbed
+ * runs of 10 x 300 (make bench-diagnosis, 2026-12-06) 81 were under
+ * 0.7 ms, yet 6 reached 1.1-5.9 ms with normal throughput, and four
+ * reference runs cannot see that tail.  A wait of 1.8 ms in a run
  * 9 % slow was called a softirq disturbance; only waits beyond what
  * clean runs reach are evidence.
  */
