@@ -147,6 +147,53 @@ static __always_inline __u64 cb_hist_hi(__u32 idx)
 	return cb_hist_lo(idx + 1);
 }
 
+/*
+ * The time budget.  While a benchmark thread waits on a run queue, the
+ * task on that CPU holds it: one of the roles above (CB_ROLE_*), the
+ * CPU's idle task (nothing ran: the wakeup itself was late), or an
+ * outsider, told apart by its scheduling class.  X(id, name).
+ */
+#define CB_CLASSES(X)							\
+	X(FAIR, "fair")		/* SCHED_NORMAL, SCHED_BATCH */		\
+	X(RT, "rt")		/* SCHED_FIFO, SCHED_RR */		\
+	X(DL, "deadline")						\
+	X(IDLE, "idle")		/* SCHED_IDLE */			\
+	X(EXT, "ext")		/* sched_ext, 6.12+ */
+#define CB_CLASS_ENUM(id, name) CB_CLASS_##id,
+enum cb_sched_class { CB_CLASSES(CB_CLASS_ENUM) CB_NR_CLASSES };
+#undef CB_CLASS_ENUM
+
+#define CB_HOLD_IDLE		CB_NR_ROLES
+#define CB_HOLD_CLASS(c)	(CB_NR_ROLES + 1 + (c))
+#define CB_NR_HOLDERS		(CB_NR_ROLES + 1 + CB_NR_CLASSES)
+
+/*
+ * Why a benchmark thread was off its CPU and not runnable: from the state
+ * it left the CPU in (stopped, traced, frozen, uninterruptible) and else
+ * from the system call it slept in.  X(id, name, words).
+ */
+#define CB_BLOCKS(X)							\
+	X(SOCK_RECV, "sock_recv", "socket receive")			\
+	X(SOCK_SEND, "sock_send", "socket send (buffer full)")		\
+	X(POLL, "poll", "event wait (epoll, poll)")			\
+	X(LOCK, "lock", "locks, futexes, semaphores")			\
+	X(SLEEP, "sleep", "timed sleep")				\
+	X(UNINT, "uninterruptible", "uninterruptible sleep (faults, I/O)")\
+	X(JOBCTL, "stopped", "job-control stop (SIGSTOP)")		\
+	X(PTRACE, "ptrace", "ptrace stop (a tracer attached)")		\
+	X(FROZEN, "frozen", "frozen (cgroup freezer)")			\
+	X(OTHER, "other", "other sleeps")
+#define CB_BLOCK_ENUM(id, name, words) CB_BLOCK_##id,
+enum cb_block { CB_BLOCKS(CB_BLOCK_ENUM) CB_NR_BLOCKS };
+#undef CB_BLOCK_ENUM
+
+/*
+ * System call numbers to blocking reasons, filled by user space from
+ * <sys/syscall.h> before load (so each architecture gets its own
+ * numbers): the value is enum cb_block + 1, 0 for "other".
+ */
+#define CB_NR_SYSCALLS		512
+
 /* Per-role scheduler figures, summed over CPUs by user space. */
 struct cb_role_stats {
 	__u64 wakeups;
@@ -163,6 +210,14 @@ struct cb_role_stats {
 	__u64 stolen_ns;		/* ran while a subject waited here */
 	__u64 stopped_ns;		/* job control or ptrace stop, to wakeup */
 	__u64 frozen_ns;		/* cgroup freezer, to wakeup */
+	/* The budget: blocked time by reason, summed over the threads. */
+	__u64 blocked_by[CB_NR_BLOCKS];
+	/*
+	 * Run-queue wait by what held the CPU (CB_HOLD_*): the integral of
+	 * the role's queued threads over each holder's slice, charged on
+	 * the CPU they waited on.  Subject roles only.
+	 */
+	__u64 wait_by[CB_NR_HOLDERS];
 };
 
 /*
@@ -211,6 +266,7 @@ struct cb_sched_cpu {
 	__u64 waiters_migrated;		/* waiter moved: stops counting */
 	__u64 phantom_waiters;		/* counted waiting on a CPU gone idle */
 	__u64 hits[CB_NR_SCHED_HOOKS];	/* program runs, every task's */
+	__u64 class_ns[CB_NR_CLASSES];	/* outsiders on this CPU, by class */
 	__u32 rq_lat_hist[CB_NR_ROLES][CB_HIST_BUCKETS];
 };
 
@@ -257,7 +313,45 @@ struct cb_cpu_state {
 	__u64 softirq_start;
 	__u32 curr_pid;
 	__s32 nr_waiting;	/* subject threads runnable, not running */
+	/*
+	 * The waits by holder: queued threads per subject role, and the
+	 * integral of those counts since the current task switched in,
+	 * brought up to wait_last; charged to curr_holder (CB_HOLD_*) at
+	 * the next switch.  User space adds the open part at a snapshot.
+	 */
+	__s32 nr_wait_role[CB_NR_SUBJECT_ROLES];
+	__u32 curr_holder;
+	__u32 __pad0;
+	__u64 wait_last;
+	__u64 wait_acc[CB_NR_SUBJECT_ROLES];
 	__u64 __pad[3];
+};
+
+/*
+ * Time still open at a snapshot, which the counters only get when it
+ * closes (at the next switch or wakeup): a task iterator adds up, for
+ * every benchmark thread, how long it has been queued or blocked (by
+ * reason) until now; the running ones user space reads off cb_cpu_state.
+ * A run's figure is then the difference of (closed + open) between two
+ * snapshots, exact however long a span.
+ */
+struct cb_open {
+	__u64 runnable_ns[CB_NR_ROLES];
+	__u64 blocked_ns[CB_NR_ROLES][CB_NR_BLOCKS];
+	__u64 threads[CB_NR_ROLES];	/* alive at the snapshot */
+	__u64 now;
+};
+
+/*
+ * Who holds the benchmark's threads in ptrace stops: the tracer (the
+ * traced task's parent while traced), per process (CB_SIDE_*), as last
+ * seen.
+ */
+struct cb_tracer {
+	__u64 stops;		/* switch-outs in a ptrace stop */
+	__u32 pid;		/* tracer's process (tgid) */
+	__u32 __pad;
+	char comm[16];
 };
 
 /*
@@ -278,6 +372,8 @@ struct cb_task_slot {
 	__u8 invol;		/* last switch-out was involuntary */
 	__u8 blocked;		/* asleep since ts_off, not yet woken */
 	__u8 stop;		/* CB_STOP_* it was switched out in */
+	__u8 reason;		/* enum cb_block, while blocked */
+	__u8 __pad[7];
 };
 
 /* How a blocked thread was switched out: asleep, stopped, or frozen. */
@@ -307,6 +403,8 @@ struct cb_stealer {
 	__u64 ns;
 	__u64 cpu_mask;		/* bit 63 also stands for CPUs >= 63 */
 	__u64 slices;
+	__u32 sclass;		/* enum cb_sched_class, as last seen */
+	__u32 policy;		/* SCHED_*, as last seen */
 };
 
 #define CB_MAX_CPUS	1024

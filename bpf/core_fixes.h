@@ -64,6 +64,40 @@ static __always_inline __u64 cb_comm8(struct task_struct *p, const bool btf)
 }
 
 /*
+ * The system call a task sleeps in, from the registers saved at its
+ * kernel entry; -1 where we cannot tell.  tp_btf has the kernel's
+ * bpf_task_pt_regs() (5.15+), which needs a typed pointer; raw_tp has
+ * only a number, so it computes task_pt_regs() as x86-64 and arm64
+ * define it: the registers sit at the top of the 16 KiB task stack
+ * (a KASAN kernel's larger stack reads garbage, never faults).
+ */
+#define CB_THREAD_SIZE	16384
+
+static __always_inline long cb_syscall_nr(struct task_struct *p,
+					  const bool btf)
+{
+	struct pt_regs *regs;
+
+	if (btf) {
+		regs = (struct pt_regs *)bpf_task_pt_regs(p);
+	} else {
+		void *stack = BPF_CORE_READ(p, stack);
+
+		if (!stack)
+			return -1;
+		regs = (struct pt_regs *)(stack + CB_THREAD_SIZE -
+					  bpf_core_type_size(struct pt_regs));
+	}
+#if defined(__TARGET_ARCH_x86)
+	return BPF_CORE_READ(regs, orig_ax);
+#elif defined(__TARGET_ARCH_arm64)
+	return BPF_CORE_READ(regs, syscallno);
+#else
+	return -1;
+#endif
+}
+
+/*
  * Count v in a log-linear histogram.  The asm hides the bucket's range
  * from clang, which would otherwise drop the mask as redundant after the
  * clamp in cb_hist_bucket() and leave the verifier an unbounded index.

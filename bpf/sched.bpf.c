@@ -20,15 +20,24 @@
 char LICENSE[] SEC("license") = "GPL";
 
 #define TASK_RUNNING	0
+#define TASK_UNINTERRUPTIBLE	0x02
 #define __TASK_STOPPED	0x04
 #define __TASK_TRACED	0x08
 #define TASK_DEAD	0x80
+#define PF_KTHREAD	0x00200000
 /* Since 6.1, f5d39b020809 ("freezer,sched: Rewrite core freezer logic"). */
 #define TASK_FROZEN	0x8000
 #define SIGCONT		18
 #define SIGSTOP		19
 #define SIGTTOU		22
 #define SIGTSTP		20
+/* cgroup v2's freezer traps tasks in do_freezer_trap(), since 5.2. */
+#define JOBCTL_TRAP_FREEZE	(1UL << 23)
+#define SCHED_FIFO	1
+#define SCHED_RR	2
+#define SCHED_IDLE	5
+#define SCHED_DEADLINE	6
+#define SCHED_EXT	7
 
 /*
  * The processes traced.  In .bss so that user space can set them through
@@ -38,6 +47,12 @@ volatile __u32 client_tgid;
 volatile __u32 server_tgid;
 
 struct cb_cpu_state cpu_state[CB_MAX_CPUS];
+/* The tracers of chat_c and chat_s in ptrace stops (user space reads). */
+struct cb_tracer tracer[CB_NR_SIDES];
+/* The open spans, summed by the iterator below at each snapshot. */
+struct cb_open open_acc;
+/* Syscall number to enum cb_block + 1 (0: other), set before load. */
+const volatile __u8 sys_reason[CB_NR_SYSCALLS];
 /* The last stopping signal to chat_c and to chat_s (user space reads). */
 struct cb_stop_signal stop_signal[CB_NR_SIDES];
 
@@ -106,13 +121,69 @@ static __always_inline __u64 max_u64(__u64 a, __u64 b)
 	return a > b ? a : b;
 }
 
+/*
+ * Brings the integral of the queued threads per role up to now: called
+ * before any count changes and at every switch, always under the rq lock
+ * of the CPU the counts belong to.
+ */
+static __always_inline void wait_tick(struct cb_cpu_state *cs, __u64 now)
+{
+	__s64 d = now - cs->wait_last;
+	int r;
+
+	cs->wait_last = now;
+	if (d <= 0 || cs->nr_waiting <= 0)
+		return;
+	for (r = 0; r < CB_NR_SUBJECT_ROLES; r++)
+		if (cs->nr_wait_role[r] > 0)
+			cs->wait_acc[r] += (__u64)cs->nr_wait_role[r] * d;
+}
+
+static __always_inline void wait_role_dec(struct cb_cpu_state *cs, int role)
+{
+	if (role >= 0 && role < CB_NR_SUBJECT_ROLES &&
+	    cs->nr_wait_role[role] > 0)
+		cs->nr_wait_role[role]--;
+}
+
+/* The CB_HOLD_* of a task: its role, idle, or its scheduling class. */
+static __always_inline __u32 class_of(__u32 policy)
+{
+	switch (policy) {
+	case SCHED_FIFO:
+	case SCHED_RR:
+		return CB_CLASS_RT;
+	case SCHED_DEADLINE:
+		return CB_CLASS_DL;
+	case SCHED_IDLE:
+		return CB_CLASS_IDLE;
+	case SCHED_EXT:
+		return CB_CLASS_EXT;
+	default:
+		return CB_CLASS_FAIR;
+	}
+}
+
+static __always_inline __u32 holder_of(struct task_struct *p, __u32 pid,
+				       int role, const bool btf)
+{
+	if (!pid)
+		return CB_HOLD_IDLE;
+	if (role >= 0 && role < CB_NR_ROLES)
+		return role;
+	return CB_HOLD_CLASS(class_of(CB_RD(btf, p, policy)));
+}
+
 /* A waiting subject stopped counting on cs outside a sched_switch. */
-static __always_inline void waiter_gone(struct cb_cpu_state *cs, __u64 now)
+static __always_inline void waiter_gone(struct cb_cpu_state *cs, int role,
+					__u64 now)
 {
 	__s64 d;
 
 	if (cs->nr_waiting <= 0)
 		return;
+	wait_tick(cs, now);
+	wait_role_dec(cs, role);
 	if (--cs->nr_waiting)
 		return;
 	d = now - max_u64(cs->curr_start, cs->waiting_since);
@@ -120,8 +191,15 @@ static __always_inline void waiter_gone(struct cb_cpu_state *cs, __u64 now)
 		cs->steal_pending += d;
 }
 
-static __always_inline void waiter_add(struct cb_cpu_state *cs, __u64 now)
+static __always_inline void waiter_add(struct cb_cpu_state *cs, int role,
+				       __u64 now)
 {
+	wait_tick(cs, now);
+	if (role >= 0 && role < CB_NR_SUBJECT_ROLES) {
+		if (cs->nr_wait_role[role] < 0)
+			cs->nr_wait_role[role] = 0;
+		cs->nr_wait_role[role]++;
+	}
 	if (cs->nr_waiting++ <= 0) {
 		cs->nr_waiting = 1;
 		cs->waiting_since = now;
@@ -163,6 +241,7 @@ static __always_inline void charge_stealer(struct cb_sched_cpu *st,
 		st->stolen_idle_ns += d;
 		return;
 	}
+	/* Lost adds only undercount: no lock is held on a first sight. */
 	if (role >= 0 && role < CB_NR_SUBJECT_ROLES) {
 		st->role[role].stolen_ns += d;
 		return;
@@ -190,6 +269,8 @@ static __always_inline void charge_stealer(struct cb_sched_cpu *st,
 		if (!v)
 			return;
 	}
+	v->policy = CB_RD(btf, p, policy);
+	v->sclass = class_of(v->policy);
 	/* Threads of one process run on several CPUs at once. */
 	__sync_fetch_and_add(&v->ns, d);
 	__sync_fetch_and_add(&v->slices, 1);
@@ -203,13 +284,68 @@ static __always_inline void charge_stealer(struct cb_sched_cpu *st,
  * when that CPU next goes idle.  Left alone, the count stayed one too high
  * and charged everything that CPU ran afterwards to "who took the CPU".
  */
-static __always_inline void waiter_drop(__u32 qcpu, struct cb_sched_cpu *st)
+static __always_inline void waiter_drop(__u32 qcpu, int role,
+					struct cb_sched_cpu *st)
 {
 	struct cb_cpu_state *qcs = state_of(qcpu);
 
-	if (qcs)
+	if (qcs) {
 		__sync_fetch_and_add(&qcs->nr_waiting, -1);
+		if (role >= 0 && role < CB_NR_SUBJECT_ROLES)
+			__sync_fetch_and_add(&qcs->nr_wait_role[role], -1);
+	}
 	st->queue_mismatch++;
+}
+
+/*
+ * Why a thread that left its CPU not runnable sleeps.  A ptrace stop
+ * also says who traces it: the parent of a traced task is its tracer.
+ * A socket call in uninterruptible sleep waits for the socket's lock,
+ * so the socket is the reason; any other uninterruptible sleep is a
+ * page fault, I/O or a kernel lock.  The syscall number is read only
+ * here, on a blocking switch: never on the message path.
+ */
+static __always_inline __u8 block_reason(struct task_struct *p, __u32 state,
+					 const bool btf)
+{
+	__u8 why = 0;
+	long nr;
+
+	if (state & TASK_FROZEN)
+		return CB_BLOCK_FROZEN;
+	if (state & __TASK_TRACED) {
+		__u32 tgid = CB_RD(btf, p, tgid);
+		struct cb_tracer *t = NULL;
+		struct task_struct *tr;
+
+		if (tgid == client_tgid)
+			t = &tracer[CB_SIDE_CLIENT];
+		else if (tgid == server_tgid)
+			t = &tracer[CB_SIDE_SERVER];
+		if (t) {
+			tr = BPF_CORE_READ(p, parent);
+			t->stops++;
+			t->pid = BPF_CORE_READ(tr, tgid);
+			bpf_core_read(&t->comm, sizeof(t->comm), &tr->comm);
+		}
+		return CB_BLOCK_PTRACE;
+	}
+	if (state & __TASK_STOPPED)
+		return CB_BLOCK_JOBCTL;
+	if (BPF_CORE_READ(p, jobctl) & JOBCTL_TRAP_FREEZE)
+		return CB_BLOCK_FROZEN;
+	/* A kernel thread (ksoftirqd) has no system call to sleep in. */
+	if (CB_RD(btf, p, flags) & PF_KTHREAD)
+		return state & TASK_UNINTERRUPTIBLE ? CB_BLOCK_UNINT :
+						      CB_BLOCK_OTHER;
+	nr = cb_syscall_nr(p, btf);
+	if (nr >= 0 && nr < CB_NR_SYSCALLS)
+		why = sys_reason[nr];
+	if (why && why - 1 <= CB_BLOCK_SOCK_SEND)
+		return why - 1;
+	if (state & TASK_UNINTERRUPTIBLE)
+		return CB_BLOCK_UNINT;
+	return why ? why - 1 : CB_BLOCK_OTHER;
 }
 
 static __always_inline void switch_out(struct task_struct *p, __u32 pid,
@@ -248,7 +384,7 @@ static __always_inline void switch_out(struct task_struct *p, __u32 pid,
 			s->ts_enq = now;
 		if (role < CB_NR_SUBJECT_ROLES && !s->queued_cpu) {
 			s->queued_cpu = cpu + 1;
-			waiter_add(cs, now);
+			waiter_add(cs, role, now);
 		}
 	} else {
 		rs->vol_switches++;
@@ -261,12 +397,13 @@ static __always_inline void switch_out(struct task_struct *p, __u32 pid,
 		s->stop = state & TASK_FROZEN ? CB_STOP_FROZEN :
 			  state & (__TASK_STOPPED | __TASK_TRACED) ?
 			  CB_STOP_STOPPED : CB_STOP_NONE;
+		s->reason = block_reason(p, state, btf);
 		s->ts_enq = 0;
 		/* Leaving this CPU to sleep: queued nowhere. */
 		if (s->queued_cpu == cpu + 1)
-			waiter_gone(cs, now);
+			waiter_gone(cs, role, now);
 		else if (s->queued_cpu)
-			waiter_drop(s->queued_cpu - 1, st);
+			waiter_drop(s->queued_cpu - 1, role, st);
 		s->queued_cpu = 0;
 	}
 	s->ts_off = now;
@@ -299,10 +436,12 @@ static __always_inline void switch_in(__u32 pid, int role, __u32 cpu,
 	if (s->queued_cpu) {
 		/* Only this CPU's count is ours to change: we hold its lock. */
 		if (s->queued_cpu == cpu + 1) {
+			wait_tick(cs, now);
+			wait_role_dec(cs, role);
 			if (cs->nr_waiting > 0)
 				cs->nr_waiting--;
 		} else {
-			waiter_drop(s->queued_cpu - 1, st);
+			waiter_drop(s->queued_cpu - 1, role, st);
 		}
 		s->queued_cpu = 0;
 	}
@@ -318,6 +457,24 @@ static __always_inline void switch_in(__u32 pid, int role, __u32 cpu,
 	}
 	s->blocked = 0;
 	s->ts_on = now;
+}
+
+/* The waits since the last switch go to the task that held the CPU. */
+static __always_inline void charge_waits(struct cb_cpu_state *cs,
+					 struct cb_sched_cpu *st, __u64 now)
+{
+	__u32 h = cs->curr_holder;
+	int r;
+
+	wait_tick(cs, now);
+	if (h >= CB_NR_HOLDERS)
+		h = CB_HOLD_IDLE;
+	for (r = 0; r < CB_NR_SUBJECT_ROLES; r++) {
+		if (!cs->wait_acc[r])
+			continue;
+		st->role[r].wait_by[h] += cs->wait_acc[r];
+		cs->wait_acc[r] = 0;
+	}
 }
 
 static __always_inline int on_switch(bool preempt, struct task_struct *prev,
@@ -360,7 +517,14 @@ static __always_inline int on_switch(bool preempt, struct task_struct *prev,
 		d = now - cs->curr_start;
 		if (d > 0)
 			st->idle_ns += d;
+	} else if (prole < 0 && cs->curr_start) {
+		__u32 c = class_of(CB_RD(btf, prev, policy));
+
+		d = now - cs->curr_start;
+		if (d > 0 && c < CB_NR_CLASSES)
+			st->class_ns[c] += d;
 	}
+	charge_waits(cs, st, now);
 	if (prole >= 0)
 		switch_out(prev, prev_pid, prole, preempt, cpu, cs, st, now,
 			   btf);
@@ -370,6 +534,8 @@ static __always_inline int on_switch(bool preempt, struct task_struct *prev,
 	 */
 	if (!next_pid && cs->nr_waiting > 0) {
 		cs->nr_waiting = 0;
+		__builtin_memset(cs->nr_wait_role, 0,
+				 sizeof(cs->nr_wait_role));
 		st->phantom_waiters++;
 	}
 	nrole = next_pid ? classify(next, btf) : -1;
@@ -377,6 +543,7 @@ static __always_inline int on_switch(bool preempt, struct task_struct *prev,
 		switch_in(next_pid, nrole, cpu, cs, st, now);
 	cs->curr_start = now;
 	cs->curr_pid = next_pid;
+	cs->curr_holder = holder_of(next, next_pid, nrole, btf);
 	return 0;
 }
 
@@ -449,6 +616,9 @@ static __always_inline int on_wakeup(struct task_struct *p, bool new,
 			rs->frozen_ns += d;
 		else if (d > 0)
 			rs->blocked_ns += d;
+		if (d > 0)
+			rs->blocked_by[s->reason < CB_NR_BLOCKS ? s->reason :
+				       CB_BLOCK_OTHER] += d;
 	}
 	s->blocked = 0;
 	s->stop = CB_STOP_NONE;
@@ -465,7 +635,7 @@ static __always_inline int on_wakeup(struct task_struct *p, bool new,
 	if (role < CB_NR_SUBJECT_ROLES && !s->queued_cpu) {
 		if (tcs) {
 			s->queued_cpu = target + 1;
-			waiter_add(tcs, now);
+			waiter_add(tcs, role, now);
 		}
 	}
 	return 0;
@@ -497,7 +667,7 @@ static __always_inline int on_migrate(struct task_struct *p, __u32 dest,
 		return 0;
 	cs = state_of(s->queued_cpu - 1);
 	if (cs)
-		waiter_gone(cs, bpf_ktime_get_ns());
+		waiter_gone(cs, role, bpf_ktime_get_ns());
 	s->queued_cpu = 0;
 	st->waiters_migrated++;
 	return 0;
@@ -693,4 +863,45 @@ int BPF_PROG(raw_signal_generate, int sig, struct kernel_siginfo *info,
 {
 	hit(CB_HOOK_SIGNAL_GENERATE);
 	return on_signal(sig, task, false);
+}
+
+/*
+ * The open spans of every benchmark thread at a snapshot, into open_acc
+ * (user space zeroes it, reads this iterator to its end, then copies
+ * it).  Runs in the reader's context, once per task of the machine: a
+ * few hundred microseconds per snapshot, and none on the message path.
+ */
+SEC("iter/task")
+int open_spans(struct bpf_iter__task *ctx)
+{
+	struct task_struct *p = ctx->task;
+	struct cb_task_slot *s;
+	__u32 key, tid, reason;
+	__u64 now;
+	int role;
+
+	if (!p)
+		return 0;
+	role = classify(p, true);
+	if (role < 0 || role >= CB_NR_ROLES)
+		return 0;
+	tid = p->pid;
+	key = tid & (CB_TASK_SLOTS - 1);
+	s = bpf_map_lookup_elem(&task_slots, &key);
+	now = bpf_ktime_get_ns();
+	open_acc.now = now;
+	open_acc.threads[role]++;
+	if (!s || s->tid != tid)
+		return 0;
+	if (s->ts_on) {
+		/* Running: user space adds it from the CPU's state. */
+	} else if (s->ts_enq && now > s->ts_enq) {
+		open_acc.runnable_ns[role] += now - s->ts_enq;
+	} else if (s->blocked && s->ts_off && now > s->ts_off) {
+		reason = s->reason;
+		if (reason >= CB_NR_BLOCKS)
+			reason = CB_BLOCK_OTHER;
+		open_acc.blocked_ns[role][reason] += now - s->ts_off;
+	}
+	return 0;
 }

@@ -18,14 +18,24 @@
 #                                          (that is, --pause into run
 #                                          RUN), SIGCONT STOP_FOR (0.8) s
 #                                          later
+#   tools/disturb.sh FILE RUN rt [CPU]     a busy loop named chb_rt at
+#                                          SCHED_FIFO 10 on CPU (1)
+#   tools/disturb.sh FILE RUN ptrace PID   strace -f every thread of the
+#                                          process (output to /dev/null)
+#   tools/disturb.sh FILE RUN freeze PID   move the process into a freezer
+#                                          cgroup, freeze it FREEZE_AFTER
+#                                          (1.0) s after run RUN-1 ended,
+#                                          thaw it FREEZE_FOR (0.8) s later
+#   tools/disturb.sh FILE RUN offline [CPU]
+#                                          take CPU (1; not 0) offline
 #
 # Run chat_c with --pause 400: the disturbance is then in place before
-# the run starts, and gone before the next one.  Needs root for sockbuf
-# and pin.  Gives up after TIMEOUT seconds (120).
+# the run starts, and gone before the next one.  Needs root for all but
+# stop.  Gives up after TIMEOUT seconds (120).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-build}
-[ $# -ge 3 ] || { sed -n '5,21p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '4,35p' "$0" >&2; exit 2; }
 file=$1 target=$2 what=$3
 shift 3
 deadline=$((SECONDS + ${TIMEOUT:-120}))
@@ -43,21 +53,36 @@ wait_runs() {
 }
 
 # The mount point of a cgroup hierarchy: v2 ("cgroup2"), or v1's with
-# the cpu controller ("cgroup"); after the fields of a mountinfo line
-# comes "-", then the type, the source and the options.
+# the controller $2 (cpu) ("cgroup"); after the fields of a mountinfo
+# line comes "-", then the type, the source and the options.
 mount_of() {
-	awk -v want="$1" '{
+	awk -v want="$1" -v ctl="${2:-cpu}" '{
 		for (i = 7; $i != "-"; i++) ;
 		if ($(i + 1) == want &&
-		    (want == "cgroup2" || $(i + 3) ~ /(^|,)cpu(,|$)/)) {
+		    (want == "cgroup2" || $(i + 3) ~ "(^|,)" ctl "(,|$)")) {
 			print $5; exit
 		}
 	}' /proc/self/mountinfo
 }
 
 saved_r= saved_w= hog= pins=() cg= cg_pid= cg_home= stopped=
+tracer= fz= fz_pid= fz_home= fz_state= fz_thaw= offline=
 restore() {
+	# Undo everything, whatever a step before returned: under set -e
+	# a failed kill or wait (a hog killed by SIGTERM waits as 143)
+	# would end the trap there and leave the rest in place.
+	set +e
+	[ -n "$offline" ] &&
+		echo 1 >/sys/devices/system/cpu/cpu"$offline"/online
 	[ -n "$hog" ] && kill "$hog" 2>/dev/null && wait "$hog" 2>/dev/null
+	# SIGINT makes strace detach from every thread, then exit.
+	[ -n "$tracer" ] && kill -INT "$tracer" 2>/dev/null &&
+		wait "$tracer" 2>/dev/null
+	if [ -n "$fz" ]; then
+		echo "$fz_thaw" >"$fz/$fz_state" 2>/dev/null
+		echo "$fz_pid" >"$fz_home/cgroup.procs" 2>/dev/null
+		rmdir "$fz" 2>/dev/null
+	fi
 	[ -n "$stopped" ] && kill -CONT "$stopped" 2>/dev/null
 	if [ -n "$cg" ]; then
 		echo "$cg_pid" >"$cg_home/cgroup.procs" 2>/dev/null || true
@@ -73,6 +98,25 @@ restore() {
 	return 0
 }
 trap restore EXIT
+
+# Mistakes in the arguments show now, not after RUN-1 runs.
+case $what in
+ptrace)
+	command -v strace >/dev/null || {
+		echo "disturb: ptrace needs strace (apt-get install strace)" >&2
+		exit 1
+	}
+	;;
+rt|offline)
+	cpu=${1:-1}
+	[ -d /sys/devices/system/cpu/cpu"$cpu" ] ||
+		{ echo "disturb: no CPU '$cpu'" >&2; exit 2; }
+	# CPU 0 usually cannot go offline (no online file), and where it
+	# can, it keeps work the others cannot take over.
+	[ "$what" = rt ] || [ "$cpu" != 0 ] ||
+		{ echo "disturb: will not take CPU 0 offline" >&2; exit 2; }
+	;;
+esac
 
 wait_runs $((target - 1))
 case $what in
@@ -132,8 +176,70 @@ stop)
 	kill -CONT "$1"
 	stopped=
 	;;
+rt)
+	# The watcher first: at SCHED_FIFO 20 it outranks the spinner, so
+	# neither it nor the greps and sleeps it starts wait behind a loop
+	# that never sleeps, wherever they land.  The spinner may take 95 %
+	# of its CPU (sched_rt_runtime_us of sched_rt_period_us); the
+	# benchmark's threads there move to the other CPUs or wait for the
+	# rest.  The hog's thread inherits the policy and the CPU that
+	# chrt and taskset gave its main thread.
+	chrt -f -p 20 $$ >/dev/null 2>&1 ||
+		taskset -p -c 0 $$ >/dev/null 2>&1 || true
+	chrt -f 10 taskset -c "$cpu" "$OUT/chatbench-hog" --name chb_rt \
+		--seconds 600 --threads 1 --nice 0 &
+	hog=$!
+	;;
+ptrace)
+	# -f with -p attaches every thread of the process, and the ones it
+	# starts later; each system call then stops twice for the tracer.
+	# -qq: no notes on attaching, detaching or exits.
+	strace -f -qq -o /dev/null -p "$1" &
+	tracer=$!
+	;;
+freeze)
+	# cgroup v1's freezer where it is mounted (machines like ours),
+	# else cgroup v2's cgroup.freeze.  Writing the pid to cgroup.procs
+	# moves every thread of the process at once; the check below says
+	# so if some did not follow.
+	fz_pid=$1
+	root=$(mount_of cgroup freezer)
+	if [ -n "$root" ]; then
+		fz_home=$root$(awk -F: '$2 ~ /(^|,)freezer(,|$)/ { print $3 }' /proc/"$fz_pid"/cgroup)
+		fz_state=freezer.state fz_freeze=FROZEN fz_thaw=THAWED
+	else
+		root=$(mount_of cgroup2)
+		[ -n "$root" ] ||
+			{ echo "disturb: no cgroup freezer mounted" >&2; exit 1; }
+		fz_home=$root$(awk -F: '$1 == "0" { print $3 }' /proc/"$fz_pid"/cgroup)
+		fz_state=cgroup.freeze fz_freeze=1 fz_thaw=0
+	fi
+	fz=$root/chatbench-freeze-$$
+	mkdir "$fz"
+	echo "$fz_pid" >"$fz/cgroup.procs"
+	left=$(grep -L ":/chatbench-freeze-$$\$" /proc/"$fz_pid"/task/*/cgroup \
+		2>/dev/null | wc -l || true)
+	[ "$left" -eq 0 ] ||
+		echo "disturb: $left threads of $fz_pid not moved, not frozen" >&2
+	sleep "${FREEZE_AFTER:-1.0}"
+	echo "$fz_freeze" >"$fz/$fz_state"
+	sleep "${FREEZE_FOR:-0.8}"
+	echo "$fz_thaw" >"$fz/$fz_state"
+	;;
+offline)
+	# Before the write: a signal right after it still brings the CPU
+	# back.  The kernel moves the CPU's tasks to the others first,
+	# those confined to it included; the watcher then shares the one
+	# CPU left with every thread of the benchmark, so it takes real-
+	# time priority as with hog.
+	offline=$cpu
+	echo 0 >/sys/devices/system/cpu/cpu"$cpu"/online
+	chrt -f -p 1 $$ >/dev/null 2>&1 ||
+		renice -n -20 -p $$ >/dev/null 2>&1 || true
+	;;
 *)
-	echo "disturb: unknown disturbance '$what' (hog, sockbuf, pin, quota, stop)" >&2
+	echo "disturb: unknown disturbance '$what' (hog, sockbuf, pin," \
+		"quota, stop, rt, ptrace, freeze, offline)" >&2
 	exit 2
 	;;
 esac

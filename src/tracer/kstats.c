@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracer/kbudget.h"
 #include "tracer/kstats.h"
 #include "tracer/profile.h"
 #include "util/roles.h"
@@ -83,7 +84,9 @@ int ks_snap_alloc(struct ks_snap *s, int ncpus)
 	s->sock = calloc(ncpus, sizeof(*s->sock));
 	s->stealers = calloc(CB_MAX_STEALERS, sizeof(*s->stealers));
 	s->softirq = calloc(ncpus, sizeof(*s->softirq));
-	if (!s->sched || !s->sock || !s->stealers || !s->softirq) {
+	s->cpustat = calloc(ncpus, sizeof(*s->cpustat));
+	if (!s->sched || !s->sock || !s->stealers || !s->softirq ||
+	    !s->cpustat) {
 		ks_snap_free(s);
 		return -1;
 	}
@@ -96,6 +99,7 @@ void ks_snap_free(struct ks_snap *s)
 	free(s->sock);
 	free(s->stealers);
 	free(s->softirq);
+	free(s->cpustat);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -247,6 +251,8 @@ static int rank_stealers(struct ks_stealer *out, int max,
 		struct ks_stealer *s = &all[n++];
 
 		s->role = r;
+		s->sclass = -1;
+		s->policy = -1;
 		s->is_benchmark = r >= 0;
 		snprintf(s->comm, sizeof(s->comm), "%s",
 			 r >= 0 ? role_name(r) : "<idle>");
@@ -274,6 +280,8 @@ static int rank_stealers(struct ks_stealer *out, int max,
 			continue;
 		s->pid = sb->pid;
 		s->role = -1;
+		s->sclass = (int)sb->v.sclass;
+		s->policy = (int)sb->v.policy;
 		/* Bits set before the run cannot be told apart: keep all. */
 		s->cpu_mask = sb->v.cpu_mask;
 		memcpy(s->comm, sb->v.comm, sizeof(s->comm));
@@ -431,6 +439,7 @@ struct kstats *kstats_from_snaps(const struct ks_snap *a,
 				 const struct ks_snap *b)
 {
 	struct kstats *k;
+	int i;
 
 	k = calloc(1, sizeof(*k));
 	if (!k)
@@ -442,6 +451,11 @@ struct kstats *kstats_from_snaps(const struct ks_snap *a,
 	}
 	k->ncpus = b->ncpus;
 	k->wall_ns = b->t_ns - a->t_ns;
+	kb_from_snaps(&k->budget, a, b);
+	for (i = 0; i < CB_NR_SIDES; i++) {
+		k->tracer[i] = b->tracer[i];
+		k->tracer[i].stops -= a->tracer[i].stops;
+	}
 	k->messages = b->messages - a->messages;
 	k->sock_sample_rate = 1;
 	k->softirq_ticks = b->softirq_ticks;
@@ -463,6 +477,7 @@ void ks_interval_from_snaps(struct ks_interval *iv, const struct ks_snap *a,
 	memset(iv, 0, sizeof(*iv));
 	iv->start_ns = a->t_ns - run_start_ns;
 	iv->duration_ns = b->t_ns - a->t_ns;
+	kb_from_snaps(&iv->budget, a, b);
 	iv->messages = b->messages - a->messages;
 	if (iv->duration_ns)
 		iv->throughput = (double)iv->messages * 1e9 /

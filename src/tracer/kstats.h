@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "chatbench.h"
+#include "tracer/budget.h"
 #include "tracer/sysstat.h"
 
 #define KS_NR_ROLES		CB_NR_ROLES
@@ -66,6 +67,8 @@ struct ks_stealer {
 	uint64_t cpu_mask;
 	bool is_benchmark;
 	int role;		/* enum cb_role when is_benchmark, else -1 */
+	int sclass;		/* outsiders: enum cb_sched_class, else -1 */
+	int policy;		/* outsiders: SCHED_*, else -1 */
 };
 
 struct ks_sock_side {
@@ -162,6 +165,7 @@ struct ks_interval {
 	uint64_t retrans_segs;
 	uint64_t psi_mem_some_us;
 	struct ks_stealer top;	/* top.ns == 0: none */
+	struct ks_budget budget;
 	uint32_t rq_buckets[CB_HIST_BUCKETS];	/* subject roles together */
 };
 
@@ -196,6 +200,10 @@ struct kstats {
 	 * time in that window (0: timed all along, exact).
 	 */
 	uint64_t bpf_timed_ns;
+	/* Every second of every thread and CPU (tracer/budget.h). */
+	struct ks_budget budget;
+	/* The tracers of chat_c and chat_s in ptrace stops, as last seen. */
+	struct cb_tracer tracer[CB_NR_SIDES];
 	struct ks_interval *interval;
 	size_t nr_intervals;
 	/* --profile and --timeline (tracer/profile.h), NULL without. */
@@ -227,6 +235,11 @@ struct ks_snap {
 	/* With softirq_ticks, the kernel's softirq figures (ncpus). */
 	bool softirq_ticks;
 	struct sys_softirq *softirq;
+	/* The budget's: open spans, and /proc/stat per CPU (ncpus). */
+	bool open_valid;
+	struct cb_open open;
+	struct cb_tracer tracer[CB_NR_SIDES];
+	struct sys_cpustat *cpustat;
 };
 
 /* Percentile p (0..100) of a histogram, interpolated inside its bucket. */

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -82,6 +83,7 @@ static void snap_procs(const struct snap_src *src, struct ks_snap *s,
 	for (i = 0; i < CB_NR_SIDES; i++) {
 		struct ks_proc_snap *p = &s->proc[i];
 
+		s->tracer[i] = src->sched->bss->tracer[i];
 		s->pid[i] = src->pid[i];
 		p->stop = ss[i];
 		p->acc_stopped_ns = p->stop.stopped_ns;
@@ -93,27 +95,94 @@ static void snap_procs(const struct snap_src *src, struct ks_snap *s,
 	sys_read(&s->sys);
 }
 
+/*
+ * The open spans of the benchmark's threads, from the iterator: it sums
+ * them into the BPF side's open_acc while we read it to its end.
+ */
+static void snap_open(const struct snap_src *src, struct ks_snap *s)
+{
+	struct cb_open *acc = &src->sched->bss->open_acc;
+	char buf[64];
+	int fd;
+
+	s->open_valid = false;
+	if (src->open_link_fd < 0)
+		return;
+	memset(acc, 0, sizeof(*acc));
+	fd = bpf_iter_create(src->open_link_fd);
+	if (fd < 0)
+		return;
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+	s->open = *acc;
+	s->open_valid = true;
+}
+
+/*
+ * What each CPU is doing right now has not been counted yet: the current
+ * task's slice so far goes to its line (idle, a role's on-CPU time, an
+ * outsider's class), and the waits queued behind it to it as holder.
+ * An offline CPU does nothing: its clocks are moved on instead, so that
+ * its first switch back online does not count the time it was away.
+ */
+static void snap_cpu_open(const struct snap_src *src, struct ks_snap *s)
+{
+	struct cb_cpu_state *cs = src->sched->bss->cpu_state;
+	int c, r;
+
+	for (c = 0; c < src->ncpus; c++) {
+		struct cb_sched_cpu *st = &s->sched[c];
+		uint64_t start = cs[c].curr_start, last = cs[c].wait_last;
+		uint32_t h = cs[c].curr_holder;
+		uint64_t d;
+
+		if (!s->cpustat[c].online) {
+			cs[c].curr_start = s->t_ns;
+			cs[c].wait_last = s->t_ns;
+			continue;
+		}
+		if (!start || s->t_ns <= start)
+			continue;
+		d = s->t_ns - start;
+		if (cs[c].curr_pid == 0)
+			st->idle_ns += d;
+		else if (h < CB_NR_ROLES)
+			st->role[h].oncpu_ns += d;
+		else if (h > CB_HOLD_IDLE && h < CB_NR_HOLDERS)
+			st->class_ns[h - CB_HOLD_CLASS(0)] += d;
+		if (h >= CB_NR_HOLDERS)
+			continue;
+		for (r = 0; r < CB_NR_SUBJECT_ROLES; r++) {
+			uint64_t a = cs[c].wait_acc[r];
+			int32_t n = cs[c].nr_wait_role[r];
+
+			if (n > 0 && last && s->t_ns > last)
+				a += (uint64_t)n * (s->t_ns - last);
+			st->role[r].wait_by[h] += a;
+		}
+	}
+}
+
 void snap_take(const struct snap_src *src, struct ks_snap *s,
 	       const struct ks_snap *prev, bool progs)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, run);
-	const struct cb_cpu_state *cs = src->sched->bss->cpu_state;
 	int c;
 
 	s->messages = src->progress ? src->progress(src->progress_arg) : 0;
 	/* The send queues are sampled now, into the counters copied below. */
 	if (src->sndq_fd >= 0)
 		bpf_prog_test_run_opts(src->sndq_fd, &run);
+	/* Unreadable: every CPU taken as online, none as interrupted. */
+	if (sys_read_cpustat(s->cpustat, src->ncpus))
+		for (c = 0; c < src->ncpus; c++)
+			s->cpustat[c].online = true;
+	snap_open(src, s);
 	s->t_ns = now_ns();
 	memcpy(s->sched, src->sched_mm, sizeof(*s->sched) * src->ncpus);
 	memcpy(s->sock, src->sock_mm, sizeof(*s->sock) * src->ncpus);
-	/* A CPU idle right now has not yet been credited for it. */
-	for (c = 0; c < src->ncpus; c++) {
-		uint64_t start = cs[c].curr_start;
-
-		if (cs[c].curr_pid == 0 && start && s->t_ns > start)
-			s->sched[c].idle_ns += s->t_ns - start;
-	}
+	snap_cpu_open(src, s);
 	s->softirq_ticks = src->softirq_ticks;
 	if (s->softirq_ticks)
 		sys_read_softirqs(s->softirq, src->ncpus);
@@ -162,6 +231,10 @@ void snap_copy(struct ks_snap *dst, const struct ks_snap *src)
 	dst->sys = src->sys;
 	dst->softirq_ticks = src->softirq_ticks;
 	memcpy(dst->softirq, src->softirq, sizeof(*dst->softirq) * n);
+	dst->open_valid = src->open_valid;
+	dst->open = src->open;
+	memcpy(dst->tracer, src->tracer, sizeof(dst->tracer));
+	memcpy(dst->cpustat, src->cpustat, sizeof(*dst->cpustat) * n);
 }
 
 /*

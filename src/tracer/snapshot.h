@@ -31,6 +31,7 @@ struct snap_src {
 	uint32_t *keys;			/* CB_MAX_STEALERS, for batch reads */
 	struct cb_stealer *vals;
 	pid_t pid[CB_NR_SIDES];		/* chat_c, chat_s (0: unknown) */
+	int open_link_fd;		/* the open-spans iterator, -1: none */
 	const struct cg_mounts *cg;
 };
 

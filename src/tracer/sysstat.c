@@ -177,6 +177,38 @@ int sys_read_softirqs(struct sys_softirq *cpu, int ncpus)
 	return 0;
 }
 
+int sys_read_cpustat(struct sys_cpustat *cpu, int ncpus)
+{
+	unsigned long long irq, sirq, steal;
+	long hz = sysconf(_SC_CLK_TCK);
+	uint64_t tick;
+	char line[512];
+	FILE *f = fopen("/proc/stat", "r");
+	int c;
+
+	memset(cpu, 0, sizeof(*cpu) * ncpus);
+	if (!f || hz <= 0) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	tick = 1000000000ULL / (unsigned long)hz;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "cpu", 3) || line[3] < '0' || line[3] > '9')
+			continue;
+		if (sscanf(line + 3, "%d %*u %*u %*u %*u %*u %llu %llu %llu",
+			   &c, &irq, &sirq, &steal) != 4 || c < 0 ||
+		    c >= ncpus)
+			continue;
+		cpu[c].irq_ns = irq * tick;
+		cpu[c].softirq_ns = sirq * tick;
+		cpu[c].steal_ns = steal * tick;
+		cpu[c].online = true;
+	}
+	fclose(f);
+	return 0;
+}
+
 uint64_t proc_majflt(pid_t pid)
 {
 	unsigned long long majflt;

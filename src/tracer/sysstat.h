@@ -11,6 +11,7 @@
 #ifndef CHATBENCH_SYSSTAT_H
 #define CHATBENCH_SYSSTAT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -42,6 +43,20 @@ struct sys_softirq {
 
 /* Fill cpu[0..ncpus); 0, or -1 when the files cannot be read. */
 int sys_read_softirqs(struct sys_softirq *cpu, int ncpus);
+/*
+ * Per CPU from /proc/stat, at every snapshot, for the CPU budget: time in
+ * interrupts, softirq and hypervisor steal (tick-sampled, USER_HZ), and
+ * whether the CPU is online (/proc/stat lists online CPUs only).
+ */
+struct sys_cpustat {
+	uint64_t irq_ns;
+	uint64_t softirq_ns;
+	uint64_t steal_ns;
+	bool online;
+};
+
+/* Fill cpu[0..ncpus); 0, or -1 when /proc/stat cannot be read. */
+int sys_read_cpustat(struct sys_cpustat *cpu, int ncpus);
 /* Major page faults of process pid so far, 0 when it is gone. */
 uint64_t proc_majflt(pid_t pid);
 

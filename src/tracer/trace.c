@@ -140,6 +140,64 @@ static void pick_flavour(struct bpf_object *obj, const char *prefix)
 	}
 }
 
+static void set_reason(volatile __u8 *tab, long nr, enum cb_block why)
+{
+	if (nr >= 0 && nr < CB_NR_SYSCALLS)
+		tab[nr] = (__u8)(why + 1);
+}
+
+/*
+ * The blocking system calls the budget tells apart, by this
+ * architecture's numbers (some calls exist on one architecture only).
+ * read and write count as socket calls: the benchmark's only files that
+ * block are its sockets.
+ */
+static void set_sys_reasons(volatile __u8 *tab)
+{
+	static const struct {
+		long nr;
+		enum cb_block why;
+	} calls[] = {
+		{ SYS_read, CB_BLOCK_SOCK_RECV },
+		{ SYS_readv, CB_BLOCK_SOCK_RECV },
+		{ SYS_recvfrom, CB_BLOCK_SOCK_RECV },
+		{ SYS_recvmsg, CB_BLOCK_SOCK_RECV },
+		{ SYS_recvmmsg, CB_BLOCK_SOCK_RECV },
+		{ SYS_write, CB_BLOCK_SOCK_SEND },
+		{ SYS_writev, CB_BLOCK_SOCK_SEND },
+		{ SYS_sendto, CB_BLOCK_SOCK_SEND },
+		{ SYS_sendmsg, CB_BLOCK_SOCK_SEND },
+		{ SYS_sendmmsg, CB_BLOCK_SOCK_SEND },
+		{ SYS_epoll_pwait, CB_BLOCK_POLL },
+		{ SYS_ppoll, CB_BLOCK_POLL },
+		{ SYS_pselect6, CB_BLOCK_POLL },
+#ifdef SYS_epoll_wait
+		{ SYS_epoll_wait, CB_BLOCK_POLL },
+#endif
+#ifdef SYS_epoll_pwait2
+		{ SYS_epoll_pwait2, CB_BLOCK_POLL },
+#endif
+#ifdef SYS_poll
+		{ SYS_poll, CB_BLOCK_POLL },
+#endif
+#ifdef SYS_select
+		{ SYS_select, CB_BLOCK_POLL },
+#endif
+		{ SYS_futex, CB_BLOCK_LOCK },
+		{ SYS_semop, CB_BLOCK_LOCK },
+		{ SYS_semtimedop, CB_BLOCK_LOCK },
+#ifdef SYS_futex_waitv
+		{ SYS_futex_waitv, CB_BLOCK_LOCK },
+#endif
+		{ SYS_nanosleep, CB_BLOCK_SLEEP },
+		{ SYS_clock_nanosleep, CB_BLOCK_SLEEP },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		set_reason(tab, calls[i].nr, calls[i].why);
+}
+
 static int open_sched(struct trace *t, const char *prefix)
 {
 	int err;
@@ -148,6 +206,7 @@ static int open_sched(struct trace *t, const char *prefix)
 	if (!t->sched)
 		return -errno;
 	pick_flavour(t->sched->obj, prefix);
+	set_sys_reasons(t->sched->rodata->sys_reason);
 	err = bpf_map__set_max_entries(t->sched->maps.sched_stats, t->ncpus);
 	if (!err)
 		err = sched_bpf__load(t->sched);
@@ -353,6 +412,8 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 		.vals = calloc(CB_MAX_STEALERS, sizeof(*t->src.vals)),
 		.pid = { opts->client_tgid, opts->server_tgid },
 		.cg = &t->cg,
+		.open_link_fd = t->sched->links.open_spans ?
+			bpf_link__fd(t->sched->links.open_spans) : -1,
 		.softirq_ticks = !prog_wanted("btf_softirq_entry"),
 	};
 	cg_mounts_find(&t->cg);

@@ -13,6 +13,7 @@
 #include "tracer/kstats.h"
 #include "util/roles.h"
 #include "util/fmt.h"
+#include "output/text/budget_text.h"
 #include "output/text/kstats_text.h"
 
 static const char *fmt_bytes(char *buf, size_t len, uint64_t b)
@@ -253,6 +254,7 @@ void kstats_print_text(FILE *f, const struct kstats *k, bool verbose)
 		return;
 	print_header(f, k);
 	print_roles(f, k);
+	budget_print_text(f, &k->budget, verbose);
 	print_cpus(f, k);
 	print_stealers(f, k);
 	print_socks(f, k);

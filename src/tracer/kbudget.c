@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Filling the time budget (tracer/budget.h) from two snapshots.  Every
+ * counter is the kernel's closed spans plus what was open at the
+ * snapshot (snapshot.c), so a thread blocked across the whole interval
+ * is counted in it, and each line is a plain difference.  The lines are
+ * made to add up by construction where the kernel cannot say (a thread's
+ * "gone", a CPU's "unaccounted"), and those remainders are reported, not
+ * hidden: a large one says the tracer missed something.
+ */
+#include <string.h>
+
+#include "tracer/budget.h"
+#include "tracer/kbudget.h"
+#include "tracer/kstats.h"
+
+static int64_t d64(uint64_t b, uint64_t a)
+{
+	return (int64_t)(b - a);
+}
+
+static uint64_t pos(int64_t v)
+{
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+static void threads_of(struct kb_threads *o, int r, const struct ks_snap *a,
+		       const struct ks_snap *b, uint64_t wall)
+{
+	int64_t wait = 0, blocked[CB_NR_BLOCKS] = { 0 }, by = 0, oncpu = 0;
+	int c, i;
+
+	memset(o, 0, sizeof(*o));
+	for (c = 0; c < b->ncpus; c++) {
+		const struct cb_role_stats *ra = &a->sched[c].role[r];
+		const struct cb_role_stats *rb = &b->sched[c].role[r];
+
+		oncpu += d64(rb->oncpu_ns, ra->oncpu_ns);
+		wait += d64(rb->runnable_ns, ra->runnable_ns);
+		for (i = 0; i < CB_NR_BLOCKS; i++)
+			blocked[i] += d64(rb->blocked_by[i], ra->blocked_by[i]);
+		for (i = 0; i < CB_NR_HOLDERS; i++)
+			o->wait_by[i] += pos(d64(rb->wait_by[i],
+						 ra->wait_by[i]));
+	}
+	wait += d64(b->open.runnable_ns[r], a->open.runnable_ns[r]);
+	o->threads = a->open.threads[r];
+	o->total_ns = o->threads * wall;
+	o->oncpu_ns = pos(oncpu);
+	o->wait_ns = pos(wait);
+	for (i = 0; i < CB_NR_BLOCKS; i++) {
+		blocked[i] += d64(b->open.blocked_ns[r][i],
+				  a->open.blocked_ns[r][i]);
+		o->blocked_by[i] = pos(blocked[i]);
+		o->blocked_ns += o->blocked_by[i];
+	}
+	for (i = 0; i < CB_NR_HOLDERS; i++)
+		by += (int64_t)o->wait_by[i];
+	/*
+	 * The holders' integral misses waiters the balancer moved (their
+	 * count leaves the source queue): that part has no holder.
+	 */
+	o->wait_unknown_ns = pos((int64_t)o->wait_ns - by);
+	o->gone_ns = (int64_t)o->total_ns - (int64_t)o->oncpu_ns -
+		     (int64_t)o->wait_ns - (int64_t)o->blocked_ns;
+}
+
+static void add_threads(struct kb_threads *s, const struct kb_threads *t)
+{
+	int i;
+
+	s->threads += t->threads;
+	s->total_ns += t->total_ns;
+	s->oncpu_ns += t->oncpu_ns;
+	s->wait_ns += t->wait_ns;
+	for (i = 0; i < CB_NR_HOLDERS; i++)
+		s->wait_by[i] += t->wait_by[i];
+	s->wait_unknown_ns += t->wait_unknown_ns;
+	s->blocked_ns += t->blocked_ns;
+	for (i = 0; i < CB_NR_BLOCKS; i++)
+		s->blocked_by[i] += t->blocked_by[i];
+	s->gone_ns += t->gone_ns;
+}
+
+void kb_sum_subjects(struct ks_budget *kb)
+{
+	int r;
+
+	memset(&kb->subjects, 0, sizeof(kb->subjects));
+	for (r = 0; r < CB_NR_SUBJECT_ROLES; r++)
+		add_threads(&kb->subjects, &kb->role[r]);
+}
+
+/* Takes up to want from *from, returns what it took. */
+static int64_t take(int64_t *from, int64_t want)
+{
+	int64_t got = *from < want ? *from : want;
+
+	if (got < 0)
+		got = 0;
+	*from -= got;
+	return got;
+}
+
+/*
+ * One CPU's lines.  Softirq, interrupt and steal time (the kernel's tick
+ * accounting) was spent inside the slices the scheduler saw: ksoftirqd's
+ * first, whose slices are all softirq, then the other busy lines in
+ * proportion, then idle (an interrupt that woke an idle CPU).
+ */
+static void cpu_of(int64_t *line, int c, const struct ks_snap *a,
+		   const struct ks_snap *b, uint64_t wall)
+{
+	const struct cb_sched_cpu *sa = &a->sched[c], *sb = &b->sched[c];
+	const struct sys_cpustat *pa = &a->cpustat[c], *pb = &b->cpustat[c];
+	int64_t l[KB_NR_CPU_LINES] = { 0 }, carve, busy = 0, got, rest;
+	int r, i;
+
+	for (r = 0; r < CB_ROLE_KSOFTIRQD; r++)
+		l[KB_CPU_BENCH] += d64(sb->role[r].oncpu_ns, sa->role[r].oncpu_ns);
+	l[KB_CPU_KSOFTIRQD] = d64(sb->role[CB_ROLE_KSOFTIRQD].oncpu_ns,
+				  sa->role[CB_ROLE_KSOFTIRQD].oncpu_ns);
+	for (i = 0; i < CB_NR_CLASSES; i++)
+		l[KB_CPU_CLASS(i)] = d64(sb->class_ns[i], sa->class_ns[i]);
+	l[KB_CPU_IDLE] = d64(sb->idle_ns, sa->idle_ns);
+	for (i = 0; i < KB_NR_CPU_LINES; i++)
+		if (l[i] < 0)
+			l[i] = 0;
+	if (pa->online && pb->online) {
+		l[KB_CPU_SOFTIRQ] = pos(d64(pb->softirq_ns, pa->softirq_ns));
+		l[KB_CPU_IRQ] = pos(d64(pb->irq_ns, pa->irq_ns));
+		l[KB_CPU_STEAL] = pos(d64(pb->steal_ns, pa->steal_ns));
+	}
+	carve = l[KB_CPU_SOFTIRQ] + l[KB_CPU_IRQ] + l[KB_CPU_STEAL];
+	carve -= take(&l[KB_CPU_KSOFTIRQD], carve);
+	busy = l[KB_CPU_BENCH];
+	for (i = 0; i < CB_NR_CLASSES; i++)
+		busy += l[KB_CPU_CLASS(i)];
+	if (carve > 0 && busy > 0) {
+		int64_t want = carve < busy ? carve : busy;
+
+		rest = want;
+		got = take(&l[KB_CPU_BENCH],
+			   (int64_t)((double)want * l[KB_CPU_BENCH] / busy));
+		rest -= got;
+		for (i = 0; i < CB_NR_CLASSES; i++)
+			rest -= take(&l[KB_CPU_CLASS(i)],
+				     (int64_t)((double)want *
+					       l[KB_CPU_CLASS(i)] / busy));
+		carve -= want - rest;
+		carve -= take(&l[KB_CPU_BENCH], rest);
+	}
+	if (carve > 0)
+		take(&l[KB_CPU_IDLE], carve);
+	rest = (int64_t)wall;
+	for (i = 0; i < KB_NR_CPU_LINES; i++)
+		rest -= l[i];
+	/* An offline CPU counts nothing: its missing time is supply lost. */
+	if (!pa->online || !pb->online)
+		l[KB_CPU_OFFLINE] = rest > 0 ? rest : 0;
+	else
+		l[KB_CPU_UNACCOUNTED] = rest;
+	for (i = 0; i < KB_NR_CPU_LINES; i++)
+		line[i] += l[i];
+}
+
+void kb_from_snaps(struct ks_budget *kb, const struct ks_snap *a,
+		   const struct ks_snap *b)
+{
+	uint64_t wall = b->t_ns > a->t_ns ? b->t_ns - a->t_ns : 0;
+	int r, c;
+
+	memset(kb, 0, sizeof(*kb));
+	if (!a->open_valid || !b->open_valid || !wall)
+		return;
+	kb->valid = true;
+	kb->wall_ns = wall;
+	for (r = 0; r < CB_NR_ROLES; r++)
+		threads_of(&kb->role[r], r, a, b, wall);
+	kb_sum_subjects(kb);
+	kb->cpus.ncpus = (uint64_t)b->ncpus;
+	kb->cpus.supply_ns = kb->cpus.ncpus * wall;
+	for (c = 0; c < b->ncpus; c++) {
+		cpu_of(kb->cpus.line, c, a, b, wall);
+		if ((!a->cpustat[c].online || !b->cpustat[c].online) && c < 64)
+			kb->cpus.offline_cpus |= 1ULL << c;
+	}
+}
