@@ -10,6 +10,7 @@
 
 #include "tracer/kstats.h"
 #include "util/roles.h"
+#include "results/budget_load.h"
 #include "results/kstats_load.h"
 
 static uint64_t get_u64(const json_t *o, const char *key)
@@ -132,6 +133,28 @@ static int load_cpus(const json_t *cpus, struct kstats *k)
 	return 0;
 }
 
+/* The class of an outsider (kb_class_names), -1 for none or unknown. */
+static int class_by_name(const char *name)
+{
+	int c;
+
+	for (c = 0; name && c < CB_NR_CLASSES; c++)
+		if (!strcmp(name, kb_class_names[c]))
+			return c;
+	return -1;
+}
+
+static void load_tracer(const json_t *o, struct cb_tracer *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (!json_is_object(o))
+		return;
+	t->stops = get_u64(o, "stops");
+	t->pid = (__u32)get_u64(o, "pid");
+	snprintf(t->comm, sizeof(t->comm), "%s",
+		 json_string_value(json_object_get(o, "comm")) ?: "?");
+}
+
 static void load_stealers(const json_t *arr, struct kstats *k)
 {
 	size_t i, j;
@@ -152,6 +175,11 @@ static void load_stealers(const json_t *arr, struct kstats *k)
 			json_is_true(json_object_get(o, "is_benchmark"));
 		role = json_string_value(json_object_get(o, "role"));
 		s->role = role ? role_by_name(role) : -1;
+		s->sclass = class_by_name(json_string_value(
+			json_object_get(o, "class")));
+		s->policy = json_object_get(o, "policy") ?
+			(int)json_integer_value(json_object_get(o, "policy")) :
+			-1;
 		json_array_foreach(json_object_get(o, "cpus"), j, c)
 			if (json_integer_value(c) >= 0 &&
 			    json_integer_value(c) < 64)
@@ -207,6 +235,14 @@ struct kstats *kstats_from_json(const json_t *o)
 	k->sys.psi_mem_some_us = get_u64(sys, "psi_memory_some_us");
 	k->sys.allocstall = get_u64(sys, "allocstall");
 	k->sys.freq_khz = get_u64(sys, "cpu_freq_khz");
+	if (budget_from_json(json_object_get(o, "budget"), &k->budget)) {
+		kstats_free(k);
+		return NULL;
+	}
+	load_tracer(json_object_get(json_object_get(o, "tracers"), "client"),
+		    &k->tracer[CB_SIDE_CLIENT]);
+	load_tracer(json_object_get(json_object_get(o, "tracers"), "server"),
+		    &k->tracer[CB_SIDE_SERVER]);
 	procs = json_object_get(o, "processes");
 	load_proc(json_object_get(procs, "client"), &k->proc[CB_SIDE_CLIENT]);
 	load_proc(json_object_get(procs, "server"), &k->proc[CB_SIDE_SERVER]);

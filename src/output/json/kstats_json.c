@@ -9,6 +9,7 @@
 
 #include "tracer/kstats.h"
 #include "util/roles.h"
+#include "output/json/budget_json.h"
 #include "output/json/kstats_json.h"
 
 static json_t *hist_buckets_json(const uint64_t *b64, const uint32_t *b32)
@@ -59,8 +60,12 @@ static json_t *cpus_of_mask(uint64_t mask)
 
 static json_t *stealer_json(const struct ks_stealer *s)
 {
-	return json_pack("{s:s,s:i,s:I,s:o,s:b,s:o}",
+	return json_pack("{s:s,s:i,s:o,s:i,s:I,s:o,s:b,s:o}",
 			 "comm", s->comm, "pid", (int)s->pid,
+			 "class", s->sclass >= 0 && s->sclass < CB_NR_CLASSES ?
+				 json_string(kb_class_names[s->sclass]) :
+				 json_null(),
+			 "policy", s->policy,
 			 "ns", (json_int_t)s->ns,
 			 "cpus", cpus_of_mask(s->cpu_mask),
 			 "is_benchmark", s->is_benchmark,
@@ -190,6 +195,16 @@ static json_t *proc_json(const struct ks_proc *p)
 	return o;
 }
 
+/* Who held the process in ptrace stops during the run; null: nobody. */
+static json_t *tracer_json(const struct cb_tracer *t)
+{
+	if (!t->stops)
+		return json_null();
+	return json_pack("{s:I,s:i,s:s#}", "stops", (json_int_t)t->stops,
+			 "pid", (int)t->pid, "comm", t->comm,
+			 (int)strnlen(t->comm, sizeof(t->comm)));
+}
+
 static json_t *intervals_json(const struct kstats *k)
 {
 	json_t *arr = json_array();
@@ -217,6 +232,8 @@ static json_t *intervals_json(const struct kstats *k)
 			"rq_buckets", hist_buckets_json(NULL, iv->rq_buckets),
 			"top_stealer", iv->top.ns ? stealer_json(&iv->top) :
 						    json_null()));
+		json_object_set_new(json_array_get(arr, i), "budget",
+				    budget_to_json(&iv->budget, true));
 	}
 	return arr;
 }
@@ -262,6 +279,10 @@ json_t *kstats_to_json(const struct kstats *k)
 			  "client", proc_json(&k->proc[CB_SIDE_CLIENT]),
 			  "server", proc_json(&k->proc[CB_SIDE_SERVER]));
 	json_object_set_new(o, "processes", procs);
+	json_object_set_new(o, "budget", budget_to_json(&k->budget, false));
+	json_object_set_new(o, "tracers", json_pack(
+		"{s:o,s:o}", "client", tracer_json(&k->tracer[CB_SIDE_CLIENT]),
+		"server", tracer_json(&k->tracer[CB_SIDE_SERVER])));
 	json_object_set_new(o, "system", json_pack(
 		"{s:I,s:I,s:I,s:I,s:I}",
 		"tcp_retrans_segs", (json_int_t)k->sys.retrans_segs,
