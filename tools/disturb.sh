@@ -35,7 +35,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-build}
-[ $# -ge 3 ] || { sed -n '4,35p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '4,34p' "$0" >&2; exit 2; }
 file=$1 target=$2 what=$3
 shift 3
 deadline=$((SECONDS + ${TIMEOUT:-120}))
@@ -101,8 +101,10 @@ trap restore EXIT
 
 # Mistakes in the arguments show now, not after RUN-1 runs.
 case $what in
-ptrace)
-	command -v strace >/dev/null || {
+ptrace|freeze)
+	[[ ${1:-} =~ ^[0-9]+$ ]] && [ -d /proc/"$1" ] ||
+		{ echo "disturb: no process '${1:-}'" >&2; exit 2; }
+	[ "$what" = freeze ] || command -v strace >/dev/null || {
 		echo "disturb: ptrace needs strace (apt-get install strace)" >&2
 		exit 1
 	}
@@ -115,6 +117,13 @@ rt|offline)
 	# can, it keeps work the others cannot take over.
 	[ "$what" = rt ] || [ "$cpu" != 0 ] ||
 		{ echo "disturb: will not take CPU 0 offline" >&2; exit 2; }
+	;;
+hog|sockbuf|pin|quota|stop)
+	;;
+*)
+	echo "disturb: unknown disturbance '$what' (hog, sockbuf, pin," \
+		"quota, stop, rt, ptrace, freeze, offline)" >&2
+	exit 2
 	;;
 esac
 
@@ -192,8 +201,9 @@ rt)
 	;;
 ptrace)
 	# -f with -p attaches every thread of the process, and the ones it
-	# starts later; each system call then stops twice for the tracer.
-	# -qq: no notes on attaching, detaching or exits.
+	# starts later; each system call then stops twice for the tracer,
+	# and a server that makes one per message runs 20 to 30 times
+	# slower.  -qq: no notes on attaching, detaching or exits.
 	strace -f -qq -o /dev/null -p "$1" &
 	tracer=$!
 	;;
@@ -236,11 +246,6 @@ offline)
 	echo 0 >/sys/devices/system/cpu/cpu"$cpu"/online
 	chrt -f -p 1 $$ >/dev/null 2>&1 ||
 		renice -n -20 -p $$ >/dev/null 2>&1 || true
-	;;
-*)
-	echo "disturb: unknown disturbance '$what' (hog, sockbuf, pin," \
-		"quota, stop, rt, ptrace, freeze, offline)" >&2
-	exit 2
 	;;
 esac
 wait_runs "$target"
