@@ -73,6 +73,12 @@ static void times_ref(char *buf, size_t len, double now, double base,
 		snprintf(buf, len, "where the other runs had almost none");
 }
 
+static const char *const class_words[CB_NR_CLASSES] = {
+	[CB_CLASS_FAIR] = "fair class", [CB_CLASS_RT] = "real-time",
+	[CB_CLASS_DL] = "deadline", [CB_CLASS_IDLE] = "SCHED_IDLE",
+	[CB_CLASS_EXT] = "sched_ext",
+};
+
 static void describe_outsider(struct diag_cause *c, const struct kstats *k,
 			      const struct kfigures *s,
 			      const struct kfigures *r)
@@ -92,8 +98,11 @@ static void describe_outsider(struct diag_cause *c, const struct kstats *k,
 	times_ref(times, sizeof(times), s->outsider_pct, r->outsider_pct,
 		  "outsider time");
 	snprintf(c->text, sizeof(c->text),
-		 "CPU contention by an outsider: %s (pid %d) took %.0f %% of CPU %s for %.1f s while benchmark threads were runnable, %s (outsiders %.1f %% of all CPU time vs %.1f %%); run-queue latency p99 %s vs %s",
-		 o ? o->comm : "?", o ? (int)o->pid : 0, share, cpus,
+		 "CPU contention by an outsider: %s (pid %d, %s) took %.0f %% of CPU %s for %.1f s while benchmark threads were runnable, %s (outsiders %.1f %% of all CPU time vs %.1f %%); run-queue latency p99 %s vs %s",
+		 o ? o->comm : "?", o ? (int)o->pid : 0,
+		 o && o->sclass >= 0 && o->sclass < CB_NR_CLASSES ?
+			 class_words[o->sclass] : "class unknown",
+		 share, cpus,
 		 s->wall_s, times, s->outsider_pct, r->outsider_pct,
 		 fmt_ns(a, sizeof(a), (double)s->rq_p99_ns),
 		 fmt_ns(b, sizeof(b), (double)r->rq_p99_ns));
@@ -175,6 +184,86 @@ static void describe_stopped(struct diag_cause *c, const struct kstats *k,
 		 "%s (pid %d) was stopped%s for %.2f s, %.0f %% of the run vs %.0f %% in the other runs",
 		 side_names[s->stopped_side & 1], (int)p->pid, who, (double)p->stopped_ns / 1e9,
 		 s->stopped_pct, r->stopped_pct);
+}
+
+/*
+ * The process whose threads spent most time in blocked reason why, their
+ * number and that time (ns), from the budget's roles.
+ */
+static int held_side(const struct kstats *k, int why, uint64_t *threads,
+		     uint64_t *ns)
+{
+	uint64_t t[CB_NR_SIDES] = { 0 }, n[CB_NR_SIDES] = { 0 };
+	int r, side;
+
+	for (r = 0; r < CB_NR_SUBJECT_ROLES; r++) {
+		const struct kb_threads *b = &k->budget.role[r];
+
+		if (r == CB_ROLE_CLI_SND || r == CB_ROLE_CLI_RCV)
+			side = CB_SIDE_CLIENT;
+		else if (r == CB_ROLE_OTHER)
+			continue;
+		else
+			side = CB_SIDE_SERVER;
+		t[side] += b->blocked_by[why];
+		n[side] += b->threads;
+	}
+	side = t[CB_SIDE_SERVER] > t[CB_SIDE_CLIENT] ? CB_SIDE_SERVER :
+						       CB_SIDE_CLIENT;
+	*threads = n[side];
+	*ns = t[side];
+	return side;
+}
+
+static void describe_ptrace(struct diag_cause *c, const struct kstats *k,
+			    const struct kfigures *s, const struct kfigures *r)
+{
+	uint64_t threads, ns;
+	int side = held_side(k, CB_BLOCK_PTRACE, &threads, &ns);
+	const struct cb_tracer *t = &k->tracer[side];
+	char who[64] = "the tracer not seen";
+
+	if (t->stops) {
+		snprintf(who, sizeof(who), "tracer %.16s (pid %u)", t->comm,
+			 t->pid);
+		snprintf(c->task, sizeof(c->task), "%.15s", t->comm);
+		c->pid = (pid_t)t->pid;
+	}
+	snprintf(c->text, sizeof(c->text),
+		 "ptrace stops: %s's %llu threads spent %.1f s stopped for a tracer, %s: %.0f %% of their time (all benchmark threads %.1f %% vs %.1f %% in the other runs); a tracer stops a thread at every system call it traces",
+		 side_names[side], (unsigned long long)threads, ns / 1e9, who,
+		 threads ? 100.0 * ns / ((double)threads * k->wall_ns) : 0,
+		 s->ptrace_pct, r->ptrace_pct);
+}
+
+static void describe_frozen(struct diag_cause *c, const struct kstats *k,
+			    const struct kfigures *s, const struct kfigures *r)
+{
+	uint64_t threads, ns;
+	int side = held_side(k, CB_BLOCK_FROZEN, &threads, &ns);
+
+	snprintf(c->task, sizeof(c->task), "%s", side_names[side]);
+	c->pid = k->proc[side].pid;
+	snprintf(c->text, sizeof(c->text),
+		 "frozen by the cgroup freezer: %s's %llu threads (pid %d) spent %.1f s frozen: %.0f %% of their time (all benchmark threads %.1f %% vs %.1f %% in the other runs)",
+		 side_names[side], (unsigned long long)threads,
+		 (int)k->proc[side].pid, ns / 1e9,
+		 threads ? 100.0 * ns / ((double)threads * k->wall_ns) : 0,
+		 s->frozen_pct, r->frozen_pct);
+}
+
+static void describe_offline(struct diag_cause *c, const struct kstats *k,
+			     const struct kfigures *s,
+			     const struct kfigures *r)
+{
+	char cpus[64] = "?";
+	int n = cpus_list(k->budget.cpus.offline_cpus, cpus, sizeof(cpus));
+
+	snprintf(c->text, sizeof(c->text),
+		 "CPU hotplug: CPU%s %s offline for %.1f CPU-seconds of the %.1f s run: %.0f %% of the CPU supply lost vs %.0f %% in the other runs",
+		 n > 1 ? "s" : "", cpus,
+		 (double)k->budget.cpus.line[KB_CPU_OFFLINE] / 1e9,
+		 (double)k->wall_ns / 1e9, s->offline_pct, r->offline_pct);
 }
 
 void diag_describe(struct diag_cause *c, const struct kstats *k,
@@ -294,6 +383,32 @@ void diag_describe(struct diag_cause *c, const struct kstats *k,
 		snprintf(c->text, sizeof(c->text),
 			 "the CPUs ran slower: mean clock %.0f MHz vs %.0f MHz in the other runs",
 			 s->freq_mhz, r->freq_mhz);
+		break;
+	case CAUSE_CPU_OFFLINE:
+		c->figure = "offline_pct";
+		c->now = s->offline_pct;
+		c->base = r->offline_pct;
+		describe_offline(c, k, s, r);
+		break;
+	case CAUSE_PTRACE:
+		c->figure = "ptrace_pct";
+		c->now = s->ptrace_pct;
+		c->base = r->ptrace_pct;
+		describe_ptrace(c, k, s, r);
+		break;
+	case CAUSE_FROZEN:
+		c->figure = "frozen_pct";
+		c->now = s->frozen_pct;
+		c->base = r->frozen_pct;
+		describe_frozen(c, k, s, r);
+		break;
+	case CAUSE_UNINTERRUPTIBLE:
+		c->figure = "unint_pct";
+		c->now = s->unint_pct;
+		c->base = r->unint_pct;
+		snprintf(c->text, sizeof(c->text),
+			 "uninterruptible sleep: the benchmark's threads slept in D state %.1f %% of their time vs %.1f %% in the other runs (page faults, I/O or kernel locks)",
+			 s->unint_pct, r->unint_pct);
 		break;
 	case CAUSE_BENCHMARK_WORK:
 	default:

@@ -58,7 +58,25 @@
 	  "direct reclaim stalls far above the other runs'")		\
 	X(CPU_FREQ, "cpu_frequency", "the CPUs ran at a lower clock",	\
 	  "the CPUs' clock was lower than in the other runs",		\
-	  "mean CPU clock (cpufreq) 10 % or more below the other runs'")
+	  "mean CPU clock (cpufreq) 10 % or more below the other runs'")	\
+	X(CPU_OFFLINE, "cpu_offline", "a CPU went offline",		\
+	  "a CPU was hot-unplugged: its time was supply lost",		\
+	  "CPU time offline (the CPUs /proc/stat lists at each "		\
+	  "interval's edges) in the time budget")			\
+	X(PTRACE, "ptrace_stop", "a tracer stopped the threads",	\
+	  "a ptrace tracer (strace, gdb) held the benchmark's threads "	\
+	  "in ptrace stops",						\
+	  "threads' time in ptrace stops far above the other runs', "	\
+	  "with the tracer's pid")					\
+	X(FROZEN, "frozen", "the cgroup freezer froze the threads",	\
+	  "the benchmark's threads were frozen by the cgroup freezer",	\
+	  "threads' time frozen (v1 or v2 freezer) far above the "	\
+	  "other runs'")						\
+	X(UNINTERRUPTIBLE, "uninterruptible", "threads slept in D state",\
+	  "the benchmark's threads slept uninterruptibly: page faults, "\
+	  "I/O or a kernel lock",					\
+	  "threads' time in uninterruptible sleep far above the other "	\
+	  "runs'")
 
 #define CAUSE_ENUM(id, name, words, meaning, evidence) CAUSE_##id,
 enum cause_kind {

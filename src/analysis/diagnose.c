@@ -56,7 +56,8 @@
 	X(net_rx_pct) X(outsider_pct) X(steal_pct) X(sndbuf_full_pct)	\
 	X(oncpu_s) X(runnable_s) X(blocked_s) X(tp) X(throttled_pct)	\
 	X(stopped_pct) X(retrans_per_s) X(rto_per_s) X(psi_mem_pct)	\
-	X(majflt_per_s) X(allocstall_per_s) X(freq_mhz)
+	X(majflt_per_s) X(allocstall_per_s) X(freq_mhz) X(offline_pct)	\
+	X(ptrace_pct) X(frozen_pct) X(jobctl_pct) X(unint_pct)
 #define KF_U64S(X)							\
 	X(rq_p50_ns) X(rq_p99_ns) X(rq_max_ns) X(ksoftirqd_p99_ns)	\
 	X(sock_rq_p99_bytes) X(sock_rq_max_bytes) X(rcvbuf_max)		\
@@ -101,10 +102,11 @@ void diag_reference(const struct diag_run *runs, size_t n, double pct,
 {
 	double *v = calloc(n + 1, sizeof(*v));
 	struct kfigures *kf = calloc(n + 1, sizeof(*kf));
+	struct loss_pm *pm = calloc(n + 1, sizeof(*pm));
 	size_t i, nk = 0;
 
 	memset(ref, 0, sizeof(*ref));
-	if (!v || !kf || !n)
+	if (!v || !kf || !pm || !n)
 		goto out;
 	ref->n = n;
 	for (i = 0; i < n; i++)
@@ -117,16 +119,20 @@ void diag_reference(const struct diag_run *runs, size_t n, double pct,
 		if (runs[i].throughput < ref->tp_median - ref->margin)
 			continue;
 		figures_of(&runs[i], &kf[nk]);
-		if (kf[nk].valid)
-			nk++;
+		if (!kf[nk].valid)
+			continue;
+		loss_pm_of(&runs[i].k->budget, runs[i].k->messages, &pm[nk]);
+		nk++;
 	}
 	if (!nk)
 		goto out;
 	ref->have_kernel = true;
 	figure_stats(kf, nk, v, &ref->kf, &ref->kf_sd);
+	loss_pm_median(pm, nk, &ref->pm);
 out:
 	free(v);
 	free(kf);
+	free(pm);
 }
 
 static double ratio(double now, double base)
@@ -172,10 +178,33 @@ static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
 	unsigned int ev = 0;
 	uint64_t waited;
 
+	/*
+	 * The budget's holds are near zero in every normal run: a floor of
+	 * 1 % of the threads' time (5 % for D state, which lock_sock waits
+	 * give every run in doses of up to a few per cent) and of 5 % of the
+	 * CPU supply for hotplug.
+	 */
+	bool offline = far_above(s->offline_pct, r->offline_pct,
+				 d->offline_pct, 5);
+	bool ptrace = far_above(s->ptrace_pct, r->ptrace_pct, d->ptrace_pct,
+				1);
+	bool frozen = far_above(s->frozen_pct, r->frozen_pct, d->frozen_pct,
+				1);
+
+	stopped = stopped || far_above(s->jobctl_pct, r->jobctl_pct,
+				       d->jobctl_pct, 1);
 	if (quota)
 		ev |= EV(CPU_QUOTA);
 	if (stopped)
 		ev |= EV(STOPPED);
+	if (offline)
+		ev |= EV(CPU_OFFLINE);
+	if (ptrace)
+		ev |= EV(PTRACE);
+	if (frozen)
+		ev |= EV(FROZEN);
+	if (far_above(s->unint_pct, r->unint_pct, d->unint_pct, 5))
+		ev |= EV(UNINTERRUPTIBLE);
 	/* Loopback retransmits now and then: tens a second are no cause. */
 	if (far_above(s->retrans_per_s, r->retrans_per_s, d->retrans_per_s,
 		      100) ||
@@ -195,7 +224,7 @@ static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
 	 * threads' waits out of shape; only a cause outside the benchmark
 	 * explains that, so the contention tests below are not asked.
 	 */
-	outsider = outsider || quota || stopped;
+	outsider = outsider || quota || stopped || offline || ptrace || frozen;
 
 	if (far_above(s->outsider_pct, r->outsider_pct, d->outsider_pct, 5))
 		ev |= EV(OUTSIDER_CPU);
@@ -274,9 +303,74 @@ static double extra(double pct_s, double pct_r, double ncpus, double tp_s,
 	return per_msg(pct_s, ncpus, tp_s) - per_msg(pct_r, ncpus, tp_r);
 }
 
+/*
+ * Causes whose growth can be the noise of a normal run (an outsider's
+ * slice, softirq, steal) are named with their evidence or when they
+ * account for a quarter of the loss; the holds (offline, ptrace, the
+ * freezer, stops) are near zero in any normal run, so their growth is
+ * their evidence.
+ */
+#define NOISY_SHARE	0.25
+
+static bool nameable(enum cause_kind kind, double share, unsigned int ev)
+{
+	switch (kind) {
+	case CAUSE_CPU_OFFLINE:
+	case CAUSE_PTRACE:
+	case CAUSE_FROZEN:
+	case CAUSE_STOPPED:
+		return true;
+	default:
+		return (ev & (1U << kind)) || share >= NOISY_SHARE;
+	}
+}
+
+/*
+ * The outsider that took most CPU from the benchmark is the tracer that
+ * held it in ptrace stops: its CPU time is the cost of the tracing, one
+ * cause with the stops, not a second one.
+ */
+static bool tracer_is_top(const struct kstats *k)
+{
+	const struct ks_stealer *top = NULL;
+	int i;
+
+	for (i = 0; i < k->nr_stealers; i++)
+		if (!k->stealer[i].is_benchmark && k->stealer[i].pid &&
+		    (!top || k->stealer[i].ns > top->ns))
+			top = &k->stealer[i];
+	if (!top)
+		return false;
+	for (i = 0; i < CB_NR_SIDES; i++)
+		if (k->tracer[i].stops && (pid_t)k->tracer[i].pid == top->pid)
+			return true;
+	return false;
+}
+
+/* The shares of the loss from the account of the time budgets. */
+static void budget_causes(const struct diag_run *run,
+			  const struct diag_ref *ref, struct diag_verdict *v)
+{
+	struct loss_pm pm;
+	int i;
+
+	loss_pm_of(&run->k->budget, run->k->messages, &pm);
+	loss_explain(&pm, &ref->pm, v->evidence, &v->acct);
+	v->by_budget = true;
+	for (i = 0; i < v->acct.nparts; i++) {
+		struct loss_part *p = &v->acct.part[i];
+
+		if (p->kind == CAUSE_OUTSIDER_CPU && tracer_is_top(run->k))
+			p->kind = CAUSE_PTRACE;
+		if (nameable(p->kind, p->share, v->evidence))
+			add_share(v, p->kind, p->share);
+	}
+}
+
 /* The shares of the loss of slow run s against r, by evidence. */
 static void rank_causes(const struct diag_run *run, const struct kfigures *s,
-			const struct kfigures *r, struct diag_verdict *v)
+			const struct kfigures *r, const struct diag_ref *ref,
+			struct diag_verdict *v)
 {
 	enum { X_OUTSIDER, X_STEAL, X_SOFTIRQ, X_IDLE, X_WORK, X_NR };
 	double total, ncpus = run->k->ncpus, bench_s, bench_r, grown, x[X_NR];
@@ -286,6 +380,10 @@ static void rank_causes(const struct diag_run *run, const struct kfigures *s,
 	total = ncpus * (1.0 / s->tp - 1.0 / r->tp);
 	if (total <= 0)
 		return;
+	if (run->k->budget.valid && ref->pm.valid) {
+		budget_causes(run, ref, v);
+		goto keep;
+	}
 	bench_s = 100 - s->idle_pct - s->softirq_pct - s->outsider_pct -
 		  s->steal_pct;
 	bench_r = 100 - r->idle_pct - r->softirq_pct - r->outsider_pct -
@@ -331,6 +429,7 @@ static void rank_causes(const struct diag_run *run, const struct kfigures *s,
 			  (x[X_IDLE] + x[X_WORK]) / total);
 	else if (ev & EV(CPU_IDLE))
 		add_share(v, CAUSE_CPU_IDLE, x[X_IDLE] / total);
+keep:
 	qsort(v->causes, (size_t)v->ncauses, sizeof(v->causes[0]), by_share);
 	for (i = 0, keep = 0; i < v->ncauses; i++) {
 		struct diag_cause *c = &v->causes[i];
@@ -344,6 +443,13 @@ static void rank_causes(const struct diag_run *run, const struct kfigures *s,
 		keep++;
 	}
 	v->ncauses = keep;
+	if (v->by_budget) {
+		double named = 0;
+
+		for (i = 0; i < keep; i++)
+			named += v->causes[i].share;
+		v->unexplained = fmax(0, 1 - named);
+	}
 }
 
 void diag_explain(const struct diag_run *run, const struct diag_ref *ref,
@@ -353,6 +459,7 @@ void diag_explain(const struct diag_run *run, const struct diag_ref *ref,
 	bool below_margin;
 
 	memset(v, 0, sizeof(*v));
+	v->unexplained = -1;
 	if (!ref->n || ref->tp_median <= 0)
 		return;
 	v->shortfall = 1.0 - run->throughput / ref->tp_median;
@@ -370,7 +477,7 @@ void diag_explain(const struct diag_run *run, const struct diag_ref *ref,
 	if (!v->disturbed || run->throughput <= 0)
 		return;
 	r.tp = ref->tp_median;
-	rank_causes(run, &s, &r, v);
+	rank_causes(run, &s, &r, ref, v);
 	v->nothing_stands_out = !v->ncauses;
 	/*
 	 * Evidence lowers the bar from the margin to the drop only when it

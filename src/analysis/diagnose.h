@@ -20,6 +20,7 @@
 
 #include "analysis/causes.h"
 #include "analysis/kfigures.h"
+#include "analysis/loss.h"
 
 struct kstats;
 
@@ -52,6 +53,7 @@ struct diag_ref {
 	bool have_kernel;
 	struct kfigures kf;	/* per-figure medians of the traced runs */
 	struct kfigures kf_sd;	/* per-figure robust standard deviations */
+	struct loss_pm pm;	/* per-line medians of their time budgets */
 };
 
 struct diag_verdict {
@@ -62,6 +64,15 @@ struct diag_verdict {
 	int ncauses;
 	struct diag_cause causes[DIAG_MAX_CAUSES];
 	bool nothing_stands_out;
+	/*
+	 * With time budgets on both sides, the loss is an account: the
+	 * causes' shares come from it, and what no cause explains is
+	 * unexplained (0..1).  Without, the shares are the older estimate
+	 * and unexplained is negative (not known).
+	 */
+	bool by_budget;
+	double unexplained;
+	struct loss_account acct;
 };
 
 /*

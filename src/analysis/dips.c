@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "analysis/dips.h"
+#include "analysis/loss.h"
 #include "util/stats.h"
 #include "tracer/kstats.h"
 #include "util/fmt.h"
@@ -41,12 +42,28 @@
 
 struct steady {
 	double tp, idle, sirq, rq;	/* medians over the steady part */
+	struct loss_pm pm;	/* per-line medians of the budget's rates */
 };
 
 static double iv_pct(const struct kstats *k, uint64_t ns,
 		     const struct ks_interval *iv)
 {
 	return 100.0 * (double)ns / ((double)iv->duration_ns * k->ncpus);
+}
+
+static void steady_pm(const struct kstats *k, size_t from, size_t to,
+		      struct steady *s)
+{
+	struct loss_pm *pm = calloc(to - from + 1, sizeof(*pm));
+	size_t i;
+
+	memset(&s->pm, 0, sizeof(s->pm));
+	if (!pm)
+		return;
+	for (i = from; i < to; i++)
+		loss_pm_rate(&k->interval[i].budget, &pm[i - from]);
+	loss_pm_median(pm, to - from, &s->pm);
+	free(pm);
 }
 
 static void steady_medians(const struct kstats *k, size_t from, size_t to,
@@ -64,6 +81,79 @@ static void steady_medians(const struct kstats *k, size_t from, size_t to,
 			       &k->interval[i]))
 	MEDIAN_OF(rq, (double)k->interval[i].rq_p99_ns)
 #undef MEDIAN_OF
+	steady_pm(k, from, to, s);
+}
+
+/* A line's level in a budget per ns of wall, as a percentage. */
+static double level_pct(const struct loss_pm *pm, int line)
+{
+	double whole = line < KB_NR_CPU_LINES ? pm->supply : pm->threads;
+
+	return whole > 0 ? 100.0 * pm->v[line] / whole : 0;
+}
+
+/*
+ * The dip's cause from the budget of its intervals against the steady
+ * part's, with the account that judges slow runs: the CPU lines' shares
+ * of the CPUs, and the threads' lines saying why the CPUs idled.  The
+ * dip is named after the largest part if it explains a quarter of the
+ * lost time (and a cause that a normal interval may show a little of,
+ * an outsider or softirq, only with the dip's figures behind it).
+ */
+static bool dip_by_budget(const struct kstats *k, size_t from, size_t to,
+			  const struct steady *st, unsigned int ev,
+			  const struct ks_stealer *top, struct diag_dip *d)
+{
+	struct ks_budget sum;
+	struct loss_account a;
+	const struct loss_part *p;
+	struct loss_pm pm;
+	char name[48], who[64] = "";
+	size_t i;
+
+	memset(&sum, 0, sizeof(sum));
+	for (i = from; i < to; i++)
+		loss_budget_add(&sum, &k->interval[i].budget);
+	loss_pm_rate(&sum, &pm);
+	if (!pm.valid)
+		return false;
+	loss_explain(&pm, &st->pm, ev, &a);
+	if (!a.nparts)
+		return false;
+	p = &a.part[0];
+	if (p->share < 0.25)
+		return false;
+	switch (p->kind) {
+	case CAUSE_OUTSIDER_CPU:
+		if (!(ev & (1U << CAUSE_OUTSIDER_CPU)) && p->share < 0.5)
+			return false;
+		if (top)
+			snprintf(who, sizeof(who), " (top: %s, pid %d)",
+				 top->comm, (int)top->pid);
+		break;
+	case CAUSE_PTRACE:
+		for (i = 0; i < CB_NR_SIDES; i++)
+			if (k->tracer[i].stops)
+				snprintf(who, sizeof(who),
+					 " (tracer %.16s, pid %u)",
+					 k->tracer[i].comm, k->tracer[i].pid);
+		break;
+	case CAUSE_SOFTIRQ:
+	case CAUSE_STEAL:
+		if (!(ev & (1U << p->kind)) && p->share < 0.5)
+			return false;
+		break;
+	default:
+		break;
+	}
+	d->kind = (int)p->kind;
+	snprintf(d->why, sizeof(d->why),
+		 "%s%s: %s at %.0f %% vs %.0f %% in the steady part (%.0f %% of the lost time)",
+		 cause_table[p->kind].words, who,
+		 loss_line_name(p->line, name, sizeof(name)),
+		 level_pct(&pm, p->line), level_pct(&st->pm, p->line),
+		 100.0 * p->share);
+	return true;
 }
 
 /*
@@ -106,6 +196,28 @@ static void dip_cause(const struct kstats *k, size_t from, size_t to,
 		top_pct = 100.0 * (double)top->ns * (double)(to - from) /
 			  ((double)dur * k->ncpus);
 	d->kind = -1;
+	if (st->pm.valid) {
+		unsigned int ev = 0;
+
+		if (stopped * 4 >= dur)
+			ev |= 1U << CAUSE_STOPPED;
+		if (thr * 4 >= dur * k->ncpus)
+			ev |= 1U << CAUSE_CPU_QUOTA;
+		if (retrans >= 10)
+			ev |= 1U << CAUSE_TCP_RETRANS;
+		if (psi_mem * 1000 * 4 >= dur)
+			ev |= 1U << CAUSE_MEMORY_PRESSURE;
+		if (top_pct >= 25)
+			ev |= 1U << CAUSE_OUTSIDER_CPU;
+		if (idle_pct >= st->idle + 30)
+			ev |= 1U << CAUSE_CPU_IDLE;
+		if (sirq_pct >= st->sirq + 10)
+			ev |= 1U << CAUSE_SOFTIRQ;
+		if ((double)rq >= 3 * st->rq && st->rq > 0)
+			ev |= 1U << CAUSE_SCHED_CONTENTION;
+		if (dip_by_budget(k, from, to, st, ev, top, d))
+			return;
+	}
 	if (stopped * 4 >= dur) {
 		d->kind = CAUSE_STOPPED;
 		side = k->proc[1].stopped_ns > k->proc[0].stopped_ns;

@@ -10,6 +10,21 @@
 #include "tracer/kstats.h"
 #include "util/roles.h"
 
+static void budget_figures(const struct ks_budget *b, struct kfigures *f)
+{
+	const struct kb_threads *t = &b->subjects;
+	double whole = (double)t->total_ns;
+
+	if (!b->valid || !b->cpus.supply_ns || !whole)
+		return;
+	f->offline_pct = 100.0 * (double)b->cpus.line[KB_CPU_OFFLINE] /
+			 (double)b->cpus.supply_ns;
+	f->ptrace_pct = 100.0 * (double)t->blocked_by[CB_BLOCK_PTRACE] / whole;
+	f->frozen_pct = 100.0 * (double)t->blocked_by[CB_BLOCK_FROZEN] / whole;
+	f->jobctl_pct = 100.0 * (double)t->blocked_by[CB_BLOCK_JOBCTL] / whole;
+	f->unint_pct = 100.0 * (double)t->blocked_by[CB_BLOCK_UNINT] / whole;
+}
+
 void kfigures_from(const struct kstats *k, struct kfigures *f)
 {
 	struct ks_hist all;
@@ -56,6 +71,7 @@ void kfigures_from(const struct kstats *k, struct kfigures *f)
 		netrx += k->cpu[c].softirq_ns[3]; /* NET_RX_SOFTIRQ */
 	}
 	cpu_ns = (double)k->wall_ns * k->ncpus;
+	budget_figures(&k->budget, f);
 	f->idle_pct = 100.0 * (double)idle / cpu_ns;
 	f->softirq_pct = 100.0 * (double)sirq / cpu_ns;
 	/* The kernel's tick accounting does not split softirq time by vector. */

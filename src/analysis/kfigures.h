@@ -53,6 +53,14 @@ struct kfigures {
 	double majflt_per_s;	/* major faults of chat_c and chat_s */
 	double allocstall_per_s;	/* direct reclaim stalls */
 	double freq_mhz;	/* mean CPU clock, 0: unknown */
+	/*
+	 * From the time budget (0 without one): CPU supply lost to hotplug,
+	 * % of all CPUs' time; the benchmark threads' time in ptrace stops,
+	 * the freezer, job-control stops and uninterruptible sleep, % of
+	 * their threads x wall.
+	 */
+	double offline_pct;
+	double ptrace_pct, frozen_pct, jobctl_pct, unint_pct;
 };
 
 void kfigures_from(const struct kstats *k, struct kfigures *f);

@@ -44,6 +44,28 @@ static json_t *causes_json(const struct diag_verdict *v)
 	return arr;
 }
 
+/*
+ * The account a slow run's shares come from: CPU time lost per message,
+ * the share no cause explains, and every line's growth per message.
+ */
+static json_t *loss_json(const struct diag_verdict *v)
+{
+	json_t *lines = json_object();
+	char name[48];
+	int l;
+
+	for (l = 0; l < LL_NR; l++)
+		if (v->acct.grown[l] != 0)
+			json_object_set_new(lines,
+				loss_line_name(l, name, sizeof(name)),
+				json_real(v->acct.grown[l]));
+	return json_pack("{s:f, s:f, s:f, s:o}",
+			 "lost_ns_per_msg", v->acct.lost_ns,
+			 "grown_ns_per_msg", v->acct.grown_ns,
+			 "unexplained", v->unexplained,
+			 "lines_ns_per_msg", lines);
+}
+
 static json_t *dips_json(const struct run_phases *p)
 {
 	json_t *arr = json_array();
@@ -95,6 +117,9 @@ void diag_json_series(struct json_out *json, const struct series *s)
 		if (v->run[i].slow)
 			json_out_set(json, i, "causes",
 				     causes_json(&v->run[i]));
+		if (v->run[i].slow && v->run[i].by_budget)
+			json_out_set(json, i, "loss",
+				     loss_json(&v->run[i]));
 		if (p->valid)
 			json_out_set(json, i, "phases", phases_json(p));
 		if (p->ndips)

@@ -175,6 +175,55 @@ static void print_phases(FILE *f, const struct series *s)
 			print_dips(f, &s->runs[i], &p[i]);
 }
 
+/* Appends the lines of [from, to) that grew, largest first, at most max. */
+static size_t grown_lines(char *buf, size_t len, size_t off,
+			  const struct loss_account *a, int from, int to,
+			  int max)
+{
+	int order[LL_NR], n = 0, i, j;
+	char name[48], v[24];
+
+	for (i = from; i < to; i++) {
+		if (i == LL_GONE || a->grown[i] <= 0)
+			continue;
+		for (j = n++; j > 0 && a->grown[order[j - 1]] < a->grown[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (i = 0; i < n && i < max && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s %s +%s",
+					i ? "," : "",
+					loss_line_name(order[i], name,
+						       sizeof(name)),
+					fmt_ns(v, sizeof(v),
+					       a->grown[order[i]]));
+	return off;
+}
+
+/*
+ * The account behind the shares: the CPU time lost per message, what no
+ * cause explains, the CPU lines that grew (they add up to the loss) and
+ * the threads' lines that grew most (thread time per message: they say
+ * why, not how much).
+ */
+static void print_account(FILE *f, const struct loss_account *a,
+			  double unexplained)
+{
+	char text[480], v[24];
+	size_t off;
+
+	off = (size_t)snprintf(text, sizeof(text),
+			       "%s of CPU time lost per message, %.0f %% unexplained; CPU lines grew:",
+			       fmt_ns(v, sizeof(v), a->lost_ns),
+			       100.0 * unexplained);
+	off = grown_lines(text, sizeof(text), off, a, 0, KB_NR_CPU_LINES, 4);
+	if (off < sizeof(text))
+		off += (size_t)snprintf(text + off, sizeof(text) - off,
+					"; threads' lines:");
+	grown_lines(text, sizeof(text), off, a, LL_ONCPU, LL_NR, 3);
+	print_wrapped(f, "  budget: ", text);
+}
+
 static void print_run(FILE *f, const struct run_result *r,
 		      const struct diag_verdict *v)
 {
@@ -206,6 +255,8 @@ static void print_run(FILE *f, const struct run_result *r,
 			 100.0 * v->causes[c].share);
 		print_wrapped(f, head, v->causes[c].text);
 	}
+	if (v->by_budget)
+		print_account(f, &v->acct, v->unexplained);
 }
 
 void diag_print(FILE *f, const struct series *s)
