@@ -65,7 +65,11 @@ endif
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
-SKELS := $(patsubst bpf/%.bpf.c,$(OUT)/%.skel.h,$(BPF_SRCS))
+# The tracer's scheduler and socket programs are linked into one object
+# with one skeleton: libbpf parses the kernel's BTF once per object it
+# loads.  The profiler, loaded only with --profile, stays apart.
+TRACE_PARTS := $(OUT)/sched.bpf.o $(OUT)/sock.bpf.o
+SKELS := $(OUT)/trace.skel.h $(OUT)/profile.skel.h
 
 # Every C file under src/ is one object; the files that hold a main() are
 # the programs, and every other object goes into one static archive that
@@ -92,7 +96,8 @@ BINS := $(OUT)/chat_s $(OUT)/chat_c
 TOOLS := $(OUT)/chatbench-compare $(OUT)/chatbench-hog \
 	$(OUT)/chatbench-report $(OUT)/chatbench-stats
 
-.PHONY: all run check check-only deps-test bench bench-diagnosis overhead study-interactivity \
+.PHONY: all run check check-only deps-test bench bench-diagnosis corpus overhead \
+	study-interactivity \
 	install clean \
 	vmlinux format tests
 all: $(BINS) $(TOOLS)
@@ -104,6 +109,10 @@ $(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OU
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
 		-Ivmlinux/$(ARCH) -Ibpf -c $< -o $@
+
+$(OUT)/trace.bpf.o: $(TRACE_PARTS)
+	$(call msg,BPF-LINK,$@)
+	$(Q)$(BPFTOOL) gen object $@ $^
 
 $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
@@ -180,9 +189,14 @@ overhead: $(BINS) $(TOOLS)
 study-interactivity: $(BINS) $(TOOLS)
 	$(Q)OUT=$(OUT) tools/study-interactivity.sh $(STUDY_ARGS)
 
-# The verdict's hit and false-alarm rates on provoked and clean series.
+# The verdict's hit and false-alarm rates on provoked and clean series
+# (KINDS=all: every kind of disturbance of tools/kinds.sh in turn).
 bench-diagnosis: $(BINS) $(TOOLS)
 	$(Q)OUT=$(OUT) tools/bench-diagnosis.sh
+
+# Re-records the series the verdict's replay tests judge (tests/data/).
+corpus: $(BINS) $(TOOLS)
+	$(Q)OUT=$(OUT) tools/record-corpus.sh $(CORPUS_KINDS)
 
 install: $(BINS) $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin

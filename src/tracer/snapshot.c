@@ -18,7 +18,7 @@
 #include "tracer/kstats.h"
 #include "tracer/snapshot.h"
 #include "util/timeutil.h"
-#include "sched.skel.h"
+#include "trace.skel.h"
 #include "util/procfs.h"
 
 /*
@@ -27,7 +27,7 @@
  */
 static void snap_stealers(const struct snap_src *src, struct ks_snap *s)
 {
-	int fd = bpf_map__fd(src->sched->maps.stealers);
+	int fd = bpf_map__fd(src->skel->maps.stealers);
 	__u32 batch, count, i;
 	void *in = NULL;
 	int err;
@@ -77,13 +77,13 @@ static void snap_progs(const struct snap_src *src, struct ks_snap *s)
 static void snap_procs(const struct snap_src *src, struct ks_snap *s,
 		       const struct ks_snap *prev)
 {
-	const struct cb_stop_signal *ss = src->sched->bss->stop_signal;
+	const struct cb_stop_signal *ss = src->skel->bss->stop_signal;
 	int i;
 
 	for (i = 0; i < CB_NR_SIDES; i++) {
 		struct ks_proc_snap *p = &s->proc[i];
 
-		s->tracer[i] = src->sched->bss->tracer[i];
+		s->tracer[i] = src->skel->bss->tracer[i];
 		s->pid[i] = src->pid[i];
 		p->stop = ss[i];
 		p->acc_stopped_ns = p->stop.stopped_ns;
@@ -101,7 +101,7 @@ static void snap_procs(const struct snap_src *src, struct ks_snap *s,
  */
 static void snap_open(const struct snap_src *src, struct ks_snap *s)
 {
-	struct cb_open *acc = &src->sched->bss->open_acc;
+	struct cb_open *acc = &src->skel->bss->open_acc;
 	char buf[64];
 	int fd;
 
@@ -128,7 +128,7 @@ static void snap_open(const struct snap_src *src, struct ks_snap *s)
  */
 static void snap_cpu_open(const struct snap_src *src, struct ks_snap *s)
 {
-	struct cb_cpu_state *cs = src->sched->bss->cpu_state;
+	struct cb_cpu_state *cs = src->skel->bss->cpu_state;
 	int c, r;
 
 	for (c = 0; c < src->ncpus; c++) {

@@ -14,11 +14,11 @@ struct cg_mounts;
 struct cb_stealer;
 struct ks_snap;
 struct ks_stealer;
-struct sched_bpf;
+struct trace_bpf;
 
 /* Where a snapshot reads from, set once the programs are loaded. */
 struct snap_src {
-	struct sched_bpf *sched;
+	struct trace_bpf *skel;		/* the loaded programs */
 	void *sched_mm;			/* mmapped struct cb_sched_cpu[] */
 	void *sock_mm;			/* mmapped struct cb_sock_cpu[] */
 	int ncpus;

@@ -28,8 +28,7 @@
 #include "tracer/snapshot.h"
 #include "tracer/trace.h"
 #include "util/timeutil.h"
-#include "sched.skel.h"
-#include "sock.skel.h"
+#include "trace.skel.h"
 #include "util/fmt.h"
 
 /*
@@ -61,8 +60,7 @@ struct trace {
 	struct trace_opts opts;
 	struct snap_src src;		/* what snapshots read */
 	struct cg_mounts cg;
-	struct sched_bpf *sched;
-	struct sock_bpf *sock;
+	struct trace_bpf *bpf;		/* sched.bpf.c and sock.bpf.c, linked */
 	const char *mode;
 	int ncpus;
 	void *sched_mm, *sock_mm;
@@ -198,40 +196,31 @@ static void set_sys_reasons(volatile __u8 *tab)
 		set_reason(tab, calls[i].nr, calls[i].why);
 }
 
-static int open_sched(struct trace *t, const char *prefix)
+/*
+ * The scheduler and socket programs are one object (the Makefile links
+ * them with bpftool gen object): libbpf reads and parses the kernel's
+ * BTF once per object it loads, which was half of a traced run's
+ * start-up when they were two.
+ */
+static int open_bpf(struct trace *t, const char *prefix)
 {
 	int err;
 
-	t->sched = sched_bpf__open();
-	if (!t->sched)
+	t->bpf = trace_bpf__open();
+	if (!t->bpf)
 		return -errno;
-	pick_flavour(t->sched->obj, prefix);
-	set_sys_reasons(t->sched->rodata->sys_reason);
-	err = bpf_map__set_max_entries(t->sched->maps.sched_stats, t->ncpus);
+	pick_flavour(t->bpf->obj, prefix);
+	set_sys_reasons(t->bpf->rodata->sys_reason);
+	t->bpf->rodata->sample_shift = t->sample_shift;
+	err = bpf_map__set_max_entries(t->bpf->maps.sched_stats, t->ncpus);
 	if (!err)
-		err = sched_bpf__load(t->sched);
-	if (err) {
-		sched_bpf__destroy(t->sched);
-		t->sched = NULL;
-	}
-	return err;
-}
-
-static int open_sock(struct trace *t, const char *prefix)
-{
-	int err;
-
-	t->sock = sock_bpf__open();
-	if (!t->sock)
-		return -errno;
-	pick_flavour(t->sock->obj, prefix);
-	t->sock->rodata->sample_shift = t->sample_shift;
-	err = bpf_map__set_max_entries(t->sock->maps.sock_stats, t->ncpus);
+		err = bpf_map__set_max_entries(t->bpf->maps.sock_stats,
+					       t->ncpus);
 	if (!err)
-		err = sock_bpf__load(t->sock);
+		err = trace_bpf__load(t->bpf);
 	if (err) {
-		sock_bpf__destroy(t->sock);
-		t->sock = NULL;
+		trace_bpf__destroy(t->bpf);
+		t->bpf = NULL;
 	}
 	return err;
 }
@@ -356,50 +345,38 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	/* tp_btf when the kernel takes it: direct loads, no probe reads. */
 	t->mode = "tp_btf";
 	rc = -ENOTSUP;
-	if (!getenv("CHATBENCH_BPF_RAW_TP")) {
-		rc = open_sched(t, "btf_");
-		if (!rc)
-			rc = open_sock(t, "btf_");
-	}
+	if (!getenv("CHATBENCH_BPF_RAW_TP"))
+		rc = open_bpf(t, "btf_");
 	if (rc) {
-		if (t->sched)
-			sched_bpf__destroy(t->sched);
-		t->sched = NULL;
 		t->mode = "raw_tp";
-		rc = open_sched(t, "raw_");
-		if (!rc)
-			rc = open_sock(t, "raw_");
+		rc = open_bpf(t, "raw_");
 	}
 	if (rc) {
 		fmt_err(err, errlen, "cannot load the BPF programs: %s",
 			strerror(-rc));
 		goto fail;
 	}
-	t->sched->bss->client_tgid = opts->client_tgid;
-	t->sched->bss->server_tgid = opts->server_tgid;
-	t->sock->bss->server_port = opts->server_port;
+	t->bpf->bss->client_tgid = opts->client_tgid;
+	t->bpf->bss->server_tgid = opts->server_tgid;
+	t->bpf->bss->server_port = opts->server_port;
 
-	t->sched_mm = map_mmap(t->sched->maps.sched_stats, &t->sched_mm_len);
-	t->sock_mm = map_mmap(t->sock->maps.sock_stats, &t->sock_mm_len);
+	t->sched_mm = map_mmap(t->bpf->maps.sched_stats, &t->sched_mm_len);
+	t->sock_mm = map_mmap(t->bpf->maps.sock_stats, &t->sock_mm_len);
 	if (!t->sched_mm || !t->sock_mm) {
 		fmt_err(err, errlen, "cannot mmap the BPF counters: %s",
 			strerror(errno));
 		goto fail;
 	}
-	pick_wanted(t->sched->obj);
-	pick_wanted(t->sock->obj);
-	rc = sched_bpf__attach(t->sched);
-	if (!rc)
-		rc = sock_bpf__attach(t->sock);
+	pick_wanted(t->bpf->obj);
+	rc = trace_bpf__attach(t->bpf);
 	if (rc) {
 		fmt_err(err, errlen, "cannot attach the BPF programs: %s",
 			strerror(-rc));
 		goto fail;
 	}
-	collect_progs(t, t->sched->obj);
-	collect_progs(t, t->sock->obj);
+	collect_progs(t, t->bpf->obj);
 	t->src = (struct snap_src){
-		.sched = t->sched,
+		.skel = t->bpf,
 		.sched_mm = t->sched_mm,
 		.sock_mm = t->sock_mm,
 		.ncpus = t->ncpus,
@@ -407,13 +384,13 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 		.nr_progs = t->nr_progs,
 		.progress = opts->progress,
 		.progress_arg = opts->progress_arg,
-		.sndq_fd = bpf_program__fd(t->sock->progs.sample_send_queues),
+		.sndq_fd = bpf_program__fd(t->bpf->progs.sample_send_queues),
 		.keys = calloc(CB_MAX_STEALERS, sizeof(*t->src.keys)),
 		.vals = calloc(CB_MAX_STEALERS, sizeof(*t->src.vals)),
 		.pid = { opts->client_tgid, opts->server_tgid },
 		.cg = &t->cg,
-		.open_link_fd = t->sched->links.open_spans ?
-			bpf_link__fd(t->sched->links.open_spans) : -1,
+		.open_link_fd = t->bpf->links.open_spans ?
+			bpf_link__fd(t->bpf->links.open_spans) : -1,
 		.softirq_ticks = !prog_wanted("btf_softirq_entry"),
 	};
 	cg_mounts_find(&t->cg);
@@ -665,8 +642,7 @@ void trace_close(struct trace *t)
 	if (t->sock_mm)
 		munmap(t->sock_mm, t->sock_mm_len);
 	profiler_close(t->prof);
-	sock_bpf__destroy(t->sock);
-	sched_bpf__destroy(t->sched);
+	trace_bpf__destroy(t->bpf);
 	if (t->stats_fd >= 0)
 		close(t->stats_fd);
 	ks_snap_free(&t->begin);
