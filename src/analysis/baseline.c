@@ -101,6 +101,16 @@ int baseline_ref(const struct baseline *b, int rooms, int messages,
 	return n ? 0 : -1;
 }
 
+size_t baseline_runs(const struct baseline *b, struct diag_run *out,
+		     size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < b->n && i < max; i++)
+		out[i] = b->runs[i].d;
+	return i;
+}
+
 void baseline_free(struct baseline *b)
 {
 	size_t i;

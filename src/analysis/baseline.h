@@ -21,6 +21,12 @@ struct baseline *baseline_load(const char *path, char *err, size_t len);
  */
 int baseline_ref(const struct baseline *b, int rooms, int messages,
 		 int users, double pct, struct diag_ref *ref, bool *exact);
+/*
+ * The saved runs in file order, up to max of them into out (pointing into
+ * b): a saved series to be judged again as it was live.  Their number.
+ */
+size_t baseline_runs(const struct baseline *b, struct diag_run *out,
+		     size_t max);
 void baseline_free(struct baseline *b);
 
 #endif

@@ -5,6 +5,7 @@
  * an older build); a budget whose lines do not add up to its whole is
  * refused, since every judgement made from it would be wrong.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,8 +57,15 @@ static int block_by_name(const char *name)
 	return -1;
 }
 
+/* part is whole within 1 % of whole (a whole of 0 takes no part). */
+static bool adds_up(int64_t part, uint64_t whole)
+{
+	return llabs(part - (int64_t)whole) <= (int64_t)(whole / 100);
+}
+
 static int load_threads(const json_t *o, struct kb_threads *t)
 {
+	int64_t waits, blocks = 0;
 	const char *key;
 	json_t *v;
 	int i;
@@ -85,11 +93,17 @@ static int load_threads(const json_t *o, struct kb_threads *t)
 		if ((i = block_by_name(key)) >= 0)
 			t->blocked_by[i] = (uint64_t)json_integer_value(v);
 	}
-	/* The whole is the sum of its lines: 1 % slack for rounding. */
-	if (t->total_ns &&
-	    llabs((long long)(t->oncpu_ns + t->wait_ns + t->blocked_ns) +
-		  t->gone_ns - (long long)t->total_ns) >
-		    (long long)(t->total_ns / 100))
+	/* Each whole is the sum of its lines: 1 % slack for rounding. */
+	waits = (int64_t)t->wait_unknown_ns;
+	for (i = 0; i < CB_NR_HOLDERS; i++)
+		waits += (int64_t)t->wait_by[i];
+	for (i = 0; i < CB_NR_BLOCKS; i++)
+		blocks += (int64_t)t->blocked_by[i];
+	/* wait_by may exceed wait_ns (unknown is then 0), never fall short. */
+	if (waits < (int64_t)t->wait_ns - (int64_t)(t->wait_ns / 100) ||
+	    !adds_up(blocks, t->blocked_ns) ||
+	    !adds_up((int64_t)(t->oncpu_ns + t->wait_ns + t->blocked_ns) +
+			     t->gone_ns, t->total_ns))
 		return -1;
 	return 0;
 }
@@ -113,8 +127,7 @@ static int load_cpus(const json_t *o, struct kb_cpus *c)
 	json_array_foreach(json_object_get(o, "offline_cpus"), i, v)
 		if (json_integer_value(v) >= 0 && json_integer_value(v) < 64)
 			c->offline_cpus |= 1ULL << json_integer_value(v);
-	if (c->supply_ns && llabs(sum - (int64_t)c->supply_ns) >
-				    (long long)(c->supply_ns / 100))
+	if (!adds_up(sum, c->supply_ns))
 		return -1;
 	return 0;
 }
