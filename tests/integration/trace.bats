@@ -100,6 +100,42 @@ EOF
 	check 'all(R[r]["wakeups"] > 0 and R[r]["rq_latency"]["count"] > 0
 		for r in ("cli_rcv", "srv_rcv", "srv_snd"))'
 	check 'k["sockets"]["client"]["rq_bytes"]["max_bytes"] > 0'
+	check 'k["budget"] is not None and
+		k["budget"]["threads"]["cli_rcv"]["blocked_by"].get(
+		"sock_recv", 0) > 0'
+}
+
+@test "the time budget adds up and says what the threads did" {
+	RUN_ARGS=(10 100)
+	traced_run
+	check 'k["budget"] is not None'
+	# The CPUs' lines make the supply; the tracer missed little of it.
+	check 'abs(sum(k["budget"]["cpus"]["lines"].values()) -
+		k["budget"]["cpus"]["supply_ns"]) <=
+		0.01 * k["budget"]["cpus"]["supply_ns"]'
+	check 'abs(k["budget"]["cpus"]["lines"]["unaccounted"]) <=
+		0.03 * k["budget"]["cpus"]["supply_ns"]'
+	check 'k["budget"]["cpus"]["lines"]["offline"] == 0'
+	check 'k["budget"]["cpus"]["lines"]["benchmark"] >
+		0.5 * k["budget"]["cpus"]["supply_ns"]'
+	# Each role's lines make threads x wall; receivers live to the end.
+	check 'all(abs(t["oncpu_ns"] + t["wait_ns"] + t["blocked_ns"] +
+		t["gone_ns"] - t["total_ns"]) <= 0.01 * t["total_ns"] + 1
+		for t in k["budget"]["threads"].values())'
+	check 'k["budget"]["threads"]["cli_rcv"]["threads"] == 200'
+	check 'abs(k["budget"]["threads"]["cli_rcv"]["gone_ns"]) <=
+		0.1 * k["budget"]["threads"]["cli_rcv"]["total_ns"]'
+	# Receivers sleep in receive calls, and wait behind our own threads.
+	check 'k["budget"]["threads"]["cli_rcv"]["blocked_by"].get(
+		"sock_recv", 0) >= 0.8 * k["budget"]["threads"]["cli_rcv"][
+		"blocked_ns"]'
+	check 'sum(v for h, v in k["budget"]["threads"]["subjects"][
+		"wait_by"].items() if h in R) >= 0.5 * k["budget"]["threads"][
+		"subjects"]["wait_ns"]'
+	# The intervals' budgets cover the run.
+	check 'abs(sum(i["budget"]["cpus"]["supply_ns"] for i in
+		k["intervals"]) - k["budget"]["cpus"]["supply_ns"]) <=
+		0.05 * k["budget"]["cpus"]["supply_ns"]'
 }
 
 @test "counts are consistent with the run" {
