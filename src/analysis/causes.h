@@ -44,9 +44,9 @@
 	  "throttled",							\
 	  "throttled time (cgroup cpu.stat) far above the other runs'")	\
 	X(STOPPED, "stopped", "the benchmark was stopped",		\
-	  "chat_c or chat_s was stopped (job control, ptrace) or frozen",\
-	  "stopped or frozen time far above the other runs', with the "	\
-	  "stopping signal's sender when the kernel says")		\
+	  "chat_c or chat_s was stopped by job control (SIGSTOP and kin)",\
+	  "stopped time far above the other runs', with the stopping "	\
+	  "signal's sender when the kernel says")		\
 	X(TCP_RETRANS, "tcp_retransmits", "TCP retransmitted",		\
 	  "segments were lost and sent again, or a retransmission "	\
 	  "timer fired",						\
