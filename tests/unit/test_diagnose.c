@@ -126,7 +126,7 @@ static void test_outsider_named(void **state)
 	assert_int_equal(f->v.causes[0].kind, CAUSE_OUTSIDER_CPU);
 	assert_string_equal(f->v.causes[0].task, "chb_hog_test");
 	assert_int_equal(f->v.causes[0].pid, 4242);
-	assert_non_null(strstr(f->v.causes[0].text, "chb_hog_test (pid 4242)"));
+	assert_non_null(strstr(f->v.causes[0].text, "chb_hog_test (pid 4242,"));
 	assert_true(f->v.causes[0].share > 0.5);
 }
 
