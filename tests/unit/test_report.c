@@ -11,6 +11,9 @@
  * every run's ramp and drain, and its dips with their depth and cause.
  * A file of profiled runs must draw the slowest four's flame graphs,
  * per role, with the script once; files without profiles none of it.
+ * A run's time budget must reach the report's view with its threads'
+ * waits grouped by holder and a slow run's growths summed the same way,
+ * and a budget that does not add up, or a failed run's, not at all.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +28,7 @@
 #include "unit_util.h"
 
 #include "output/html/report_html.h"
+#include "output/html/view.h"
 #include "results/results.h"
 
 static void test_escape(void **state)
@@ -459,6 +463,96 @@ static void test_errors(void **state)
 	results_free(&f);
 }
 
+/*
+ * One run's line with a budget: 2 CPUs x 1 s, 4 threads x 1 s whose
+ * waits were held by their own roles (10 + 5), ksoftirqd (20), nobody
+ * (30), outsiders of two classes (40 + 50) and nobody known (5); and a
+ * loss whose lines grew and shrank across those groups.
+ */
+static const char budget_run[] =
+	"{\"run\":1,\"ok\":true,\"throughput\":1,\"slow\":true,"
+	"\"kernel\":{\"budget\":{\"wall_ns\":1000000000,"
+	"\"cpus\":{\"ncpus\":2,\"supply_ns\":2000000000,\"lines\":{"
+	"\"benchmark\":1500000000,\"idle\":400000000,"
+	"\"offline\":100000000}},"
+	"\"threads\":{\"subjects\":{\"threads\":4,"
+	"\"total_ns\":4000000000,\"oncpu_ns\":1500000000,"
+	"\"wait_ns\":160,\"wait_by\":{\"cli_snd\":10,\"srv_snd\":5,"
+	"\"ksoftirqd\":20,\"idle_cpu\":30,\"outsider_fair\":40,"
+	"\"outsider_rt\":50,\"unknown\":5},"
+	"\"blocked_ns\":2000000000,\"blocked_by\":{\"ptrace\":2000000000},"
+	"\"gone_ns\":499999840}}}},"
+	"\"loss\":{\"lost_ns_per_msg\":12,\"grown_ns_per_msg\":20,"
+	"\"unexplained\":0.25,\"lines_ns_per_msg\":{\"cpu:offline\":11,"
+	"\"wait:cli_rcv\":3,\"wait:srv_snd\":-1,\"wait:outsider_rt\":7,"
+	"\"blocked:ptrace\":9,\"threads:gone\":-2}}}";
+
+static void budget_view_of(json_t *line, bool failed, struct run_view *rv)
+{
+	static struct result_run r;
+
+	memset(&r, 0, sizeof(r));
+	memset(rv, 0, sizeof(*rv));
+	r.run = 1;
+	r.ok = !failed;
+	r.json = line;
+	rv->r = &r;
+	rv->failed = failed;
+	rv->slow = !failed;
+	rv->kernel = json_object_get(line, "kernel");
+	view_budget(rv);
+}
+
+static void test_budget_view(void **state)
+{
+	json_t *line = json_loads(budget_run, 0, NULL), *idle;
+	struct run_view rv;
+	char name[48];
+
+	(void)state;
+	assert_non_null(line);
+	budget_view_of(line, false, &rv);
+	assert_true(rv.bv.valid);
+	assert_int_equal(rv.budget.cpus.line[KB_CPU_OFFLINE], 100000000);
+	assert_true(rv.bv.thr[BT_ONCPU] == 1500000000.0);
+	assert_true(rv.bv.thr[BT_WAIT_OWN] == 15);
+	assert_true(rv.bv.thr[BT_WAIT_KSOFTIRQD] == 20);
+	assert_true(rv.bv.thr[BT_WAIT_IDLE] == 30);
+	assert_true(rv.bv.thr[BT_WAIT_OUTSIDER] == 90);
+	assert_true(rv.bv.thr[BT_WAIT_UNKNOWN] == 5);
+	assert_true(rv.bv.thr[BT_BLOCKED + CB_BLOCK_PTRACE] == 2e9);
+	assert_true(rv.bv.thr[BT_GONE] == 499999840.0);
+	/* The account's growths: per line, and per group of the bar. */
+	assert_true(rv.acct.valid);
+	assert_true(rv.acct.unexplained == 0.25);
+	assert_true(rv.acct.grown[LL_CPU(KB_CPU_OFFLINE)] == 11);
+	assert_true(rv.acct.grown[LL_CPU(KB_CPU_IDLE)] == 0);
+	assert_true(rv.bv.thr_grown[BT_WAIT_OWN] == 2);
+	assert_true(rv.bv.thr_grown[BT_WAIT_OUTSIDER] == 7);
+	assert_true(rv.bv.thr_grown[BT_BLOCKED + CB_BLOCK_PTRACE] == 9);
+	assert_true(rv.bv.thr_grown[BT_GONE] == -2);
+	assert_string_equal(bt_name(BT_BLOCKED + CB_BLOCK_PTRACE, name,
+				    sizeof(name)), "blocked_ptrace");
+	assert_string_equal(bt_name(BT_WAIT_IDLE, name, sizeof(name)),
+			    "wait_idle_cpu");
+	/* A failed run's figures stop where it did: no budget, no account. */
+	budget_view_of(line, true, &rv);
+	assert_false(rv.bv.valid);
+	assert_false(rv.acct.valid);
+	/* CPU lines that do not add up to the supply: refused. */
+	idle = json_object_get(json_object_get(json_object_get(json_object_get(
+		json_object_get(line, "kernel"), "budget"), "cpus"), "lines"),
+		"idle");
+	json_integer_set(idle, 900000000);
+	budget_view_of(line, false, &rv);
+	assert_false(rv.bv.valid);
+	/* A file from before the budget: none, quietly. */
+	json_object_del(json_object_get(line, "kernel"), "budget");
+	budget_view_of(line, false, &rv);
+	assert_false(rv.bv.valid);
+	json_decref(line);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +565,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_profile, setup_profile,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+		cmocka_unit_test(test_budget_view),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

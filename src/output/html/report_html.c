@@ -7,11 +7,12 @@
  * time axis: per-interval throughput above a heat map of run-queue
  * latency, so that a dip and its latency storm sit one above the other,
  * each run's start-up ramp and drain shaded apart from its dips; then
- * who took the CPU, per run, and the distributions (run-queue latency
- * per role, message latency, socket queue depth) of normal against slow
- * runs, and the flame graphs of runs made with --profile.  Sweeps get
- * throughput and p99 against the swept value, several files the
- * comparison table.
+ * where the time went (each run's CPU and thread time budgets as stacked
+ * bars, a slow run's grown lines marked); who took the CPU, per run, and
+ * the distributions (run-queue latency per role, message latency, socket
+ * queue depth) of normal against slow runs, and the flame graphs of runs
+ * made with --profile.  Sweeps get throughput and p99 against the swept
+ * value, several files the comparison table.
  * Everything is drawn as inline SVG from the loaded JSON (nothing
  * fetched: the page must open on a machine without network and from a
  * mail attachment; no script but the flame graphs' zoom, inline, only on
@@ -101,7 +102,18 @@ static const char css[] =
 	".sweep{display:grid;grid-template-columns:repeat(3,1fr);gap:18px}\n"
 	".key{display:inline-block;width:11px;height:11px;margin:0 4px 0 10px;"
 	"vertical-align:-1px}\n"
-	".key.quiet{background:" C_NORMAL ";outline:1.5px dashed #1d1d1f}\n";
+	".key.quiet{background:" C_NORMAL ";outline:1.5px dashed #1d1d1f}\n"
+	".hatch{fill:none;stroke-width:1.3}\n"
+	".grown-mark{fill:none;stroke:#1d1d1f;stroke-width:1.2}\n"
+	".grown-mark.much{stroke-width:2.6}\n"
+	".key.grown-key{background:#fff;outline:1.2px solid #1d1d1f;"
+	"margin-left:4px}\n"
+	".key.grown-key.much{outline-width:2.6px}\n"
+	".nowrap{white-space:nowrap}\n"
+	".budget-key{line-height:1.9}\n"
+	".budget-key .key{margin-left:12px}\n"
+	".leader{stroke:#1d1d1f;stroke-width:.8}\n"
+	".unexplained{color:#1d1d1f}\n";
 
 static void page_head(FILE *f, const char *title, bool profiles)
 {
@@ -176,6 +188,7 @@ static void group_section(FILE *f, struct group_view *v, size_t budget,
 	}
 	runs_section(f, v);
 	timeline_section(f, v, budget);
+	budget_section(f, v);
 	stealers_section(f, v);
 	dist_section(f, v);
 	profile_section(f, v);

@@ -19,7 +19,11 @@
  * also carries data-intervals, data-columns and data-cells.  Runs with a
  * "profile" add, per role and kind, a <div class="fg" data-role
  * data-kind> around one <svg class="flame"> (svg_flame.h) that says in
- * data-frames how many <g class="fr"> frames it draws.
+ * data-frames how many <g class="fr"> frames it draws.  Runs with a time
+ * budget get two <g class="bbar cpu|threads" id="gN-budget-runR-cpu|threads"
+ * data-width="W"> whose <rect class="bseg"> segments (data-line: the
+ * line, a <title> each) add up to W; a slow run's lines that grew carry
+ * "grown" too.
  */
 #ifndef CHATBENCH_REPORT_HTML_H
 #define CHATBENCH_REPORT_HTML_H

@@ -30,6 +30,13 @@ void runs_section(FILE *f, const struct group_view *v);
 /* sec_timeline.c: throughput over a heat map of run-queue latency. */
 void timeline_section(FILE *f, struct group_view *v, size_t budget);
 
+/*
+ * sec_budget.c: where the time went, per run: the CPUs' and the benchmark
+ * threads' time budgets as stacked bars, a slow run's grown lines marked.
+ * Nothing when no run of the group has a budget (older files).
+ */
+void budget_section(FILE *f, const struct group_view *v);
+
 /* sec_stealers.c: who took the CPU from waiting benchmark threads. */
 void stealers_section(FILE *f, const struct group_view *v);
 

@@ -240,6 +240,8 @@ int view_group(struct group_view *v, const struct result_file *files,
 				      ju64(json_object_get(last, "duration_ns"));
 		if (!rv->span_ns && rv->r->elapsed_s > 0)
 			rv->span_ns = (uint64_t)(rv->r->elapsed_s * 1e9);
+		view_budget(rv);
+		v->nbudget += rv->bv.valid;
 	}
 	return 0;
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the HTML report's sections draw, prepared from the loaded result
- * files: per group, its runs with their verdicts and their place on the
- * time axis; the heat map's columns; histogram buckets merged across
- * runs; the outsider tasks ranked by the CPU they took; the points of a
- * sweep.  Gathering across runs and files happens here, once, so that a
+ * files: per group, its runs with their verdicts, time budgets and place
+ * on the time axis; the heat map's columns; histogram buckets merged
+ * across runs; the outsider tasks ranked by the CPU they took; the points
+ * of a sweep.  Gathering across runs and files happens here, once, so that a
  * section only lays out and draws; a section still reads a run's own
  * small objects (its causes, dips, stealers) straight from its JSON.
  */
@@ -15,7 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/loss.h"
 #include "results/results.h"
+#include "tracer/budget.h"
 
 #define HM_PER_OCTAVE	2	/* heat-map rows per octave of latency */
 #define HM_NR_ROWS	(64 * HM_PER_OCTAVE)
@@ -60,6 +62,39 @@ int bset_add(struct bset *s, const json_t *arr);
 uint64_t bset_pct(struct bset *s, double p);
 void bset_free(struct bset *s);
 
+/*
+ * The segments of the bar of a run's threads (view_budget.c): on CPU,
+ * waiting by who held the CPU (the benchmark's own threads, ksoftirqd,
+ * nobody, an outsider of any class, not known), blocked by reason
+ * (enum cb_block), gone.  The CPUs' bar has one per line (kb_cpu_line).
+ */
+enum bt_seg {
+	BT_ONCPU,
+	BT_WAIT_OWN,
+	BT_WAIT_KSOFTIRQD,
+	BT_WAIT_IDLE,
+	BT_WAIT_OUTSIDER,
+	BT_WAIT_UNKNOWN,
+	BT_BLOCKED,		/* + enum cb_block */
+	BT_GONE = BT_BLOCKED + CB_NR_BLOCKS,
+	BT_NR
+};
+
+/* A segment's name for markup ("wait_own", "blocked_ptrace"); words. */
+const char *bt_name(int seg, char *buf, size_t len);
+const char *bt_words(int seg);
+
+struct run_budget {
+	bool valid;		/* a budget that adds up; else none drawn */
+	double thr[BT_NR];	/* thread-ns */
+	/*
+	 * A slow run's growth per message against the reference, from its
+	 * loss account: the CPU lines' (acct.grown[LL_CPU(l)]) and the
+	 * threads' segments' (their lines' summed).
+	 */
+	double thr_grown[BT_NR];
+};
+
 struct run_view {
 	const struct result_run *r;
 	const json_t *kernel;	/* NULL: untraced */
@@ -70,6 +105,9 @@ struct run_view {
 	double shortfall;	/* 1 - throughput / median */
 	uint64_t span_ns;	/* its length on the time axis */
 	double x0, w;		/* its segment on the timeline */
+	struct ks_budget budget;	/* .valid false: none, or malformed */
+	struct loss_account acct;	/* a slow run's "loss", if any */
+	struct run_budget bv;
 };
 
 struct group_view {
@@ -83,6 +121,7 @@ struct group_view {
 	size_t nquiet;		/* disturbed, throughput within the noise */
 	size_t nok;
 	size_t ntraced;
+	size_t nbudget;		/* runs with a valid time budget */
 	bool has_verdicts;	/* the runs carry the diagnosis' "slow" */
 	const json_t *verdict;	/* the summary's; NULL in older files */
 	double median;
@@ -106,6 +145,12 @@ struct dip_view {
 
 void view_dip(const json_t *d, struct dip_view *out);
 const char *view_dip_says(char *b, size_t n, const struct dip_view *d);
+
+/*
+ * A run's time budget, its loss account when slow, and the segments of
+ * its threads' bar, from its JSON (view_budget.c).
+ */
+void view_budget(struct run_view *rv);
 
 int view_group(struct group_view *v, const struct result_file *files,
 	       size_t file, size_t group, int id);

@@ -59,10 +59,20 @@ static json_t *loss_json(const struct diag_verdict *v)
 			json_object_set_new(lines,
 				loss_line_name(l, name, sizeof(name)),
 				json_real(v->acct.grown[l]));
-	return json_pack("{s:f, s:f, s:f, s:o}",
+	json_t *parts = json_array();
+	int p;
+
+	for (p = 0; p < v->acct.nparts; p++)
+		json_array_append_new(parts, json_pack("{s:s, s:f, s:s}",
+			"kind", cause_table[v->acct.part[p].kind].name,
+			"share", v->acct.part[p].share,
+			"line", loss_line_name(v->acct.part[p].line, name,
+					       sizeof(name))));
+	return json_pack("{s:f, s:f, s:f, s:o, s:o}",
 			 "lost_ns_per_msg", v->acct.lost_ns,
 			 "grown_ns_per_msg", v->acct.grown_ns,
 			 "unexplained", v->unexplained,
+			 "parts", parts,
 			 "lines_ns_per_msg", lines);
 }
 

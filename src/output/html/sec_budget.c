@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where the time went, per run: two bars of the time budget, each as
+ * wide as its whole.  The CPUs' bar splits CPUs x wall among the
+ * benchmark, ksoftirqd, outsiders by scheduling class, softirq,
+ * interrupts, steal, idle and offline; the threads' bar splits the
+ * benchmark threads' time (threads x wall) into on a CPU, waiting (by who
+ * held the CPU), blocked (by reason) and gone.  Every line keeps its
+ * colour on every run and in both bars where they share a meaning: the
+ * benchmark grey, outsiders and the stops that only a disturbance makes
+ * (ptrace, freezer, job control) saturated, the sleeps of a normal run
+ * pale blue, idle white with an outline, offline dark and hatched.  In a
+ * slow run the lines that grew per message against the reference are
+ * outlined and labelled with their growth, the account's unexplained
+ * share beside them: a reader sees which slice of time the loss came
+ * from without reading a figure.  Shares are of each bar's own whole, so
+ * a long run and a short one compare line by line.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "output/html/html_fmt.h"
+#include "output/html/sections.h"
+#include "output/html/view.h"
+#include "util/fmt.h"
+
+#define BG_L	58.0	/* left of the bars: their names */
+#define BG_W	620.0	/* a bar's width: its whole */
+#define BG_H	17.0
+#define BG_GAP	7.0
+#define BG_SVG_W	(BG_L + BG_W + 4)
+#define BG_SVG_H	(2 * BG_H + BG_GAP + 6)
+#define BG_OUT	13.0	/* a slow run's label rows, above and below */
+#define BG_NOTES	3	/* growths named beside a slow run's bars */
+#define BG_MAJOR	0.1	/* of a bar's growth: outlined thick */
+
+/* How a segment is painted: a fill, hatched over, outlined. */
+struct paint {
+	const char *fill;
+	const char *hatch;	/* stripes over the fill; NULL: none */
+	bool outline;		/* a near-white fill needs an edge */
+};
+
+static const struct paint cpu_paint[KB_NR_CPU_LINES] = {
+	[KB_CPU_BENCH] = { .fill = "#a3a3a3" },
+	[KB_CPU_KSOFTIRQD] = { .fill = "#009E73" },
+	[KB_CPU_FAIR] = { .fill = "#E69F00" },
+	[KB_CPU_RT] = { .fill = "#E41A1C" },
+	[KB_CPU_DL] = { .fill = "#6A3D9A" },
+	[KB_CPU_IDLECLS] = { .fill = "#B8860B" },
+	[KB_CPU_EXT] = { .fill = "#8C564B" },
+	[KB_CPU_SOFTIRQ] = { .fill = "#86D4BD" },
+	[KB_CPU_IRQ] = { .fill = "#F0E442" },
+	[KB_CPU_STEAL] = { .fill = "#56B4E9" },
+	[KB_CPU_IDLE] = { .fill = "#fbfbfb", .outline = true },
+	[KB_CPU_OFFLINE] = { .fill = "#3a3a3a", .hatch = "#8a8a8a" },
+	[KB_CPU_UNACCOUNTED] = { .fill = "#e6dcc6" },
+};
+
+static const struct paint thr_paint[BT_NR] = {
+	[BT_ONCPU] = { .fill = "#a3a3a3" },
+	[BT_WAIT_OWN] = { .fill = "#d2d2d2" },
+	[BT_WAIT_KSOFTIRQD] = { .fill = "#009E73" },
+	[BT_WAIT_IDLE] = { .fill = "#fbfbfb", .outline = true },
+	[BT_WAIT_OUTSIDER] = { .fill = "#E69F00" },
+	[BT_WAIT_UNKNOWN] = { .fill = "#e6dcc6" },
+	[BT_BLOCKED + CB_BLOCK_SOCK_RECV] = { .fill = "#c6dbef" },
+	[BT_BLOCKED + CB_BLOCK_SOCK_SEND] = { .fill = "#9ecae1" },
+	[BT_BLOCKED + CB_BLOCK_POLL] = { .fill = "#e3edf8" },
+	[BT_BLOCKED + CB_BLOCK_LOCK] = { .fill = "#6baed6" },
+	[BT_BLOCKED + CB_BLOCK_SLEEP] = { .fill = "#d9d4ea" },
+	[BT_BLOCKED + CB_BLOCK_UNINT] = { .fill = "#8C564B" },
+	[BT_BLOCKED + CB_BLOCK_JOBCTL] = { .fill = "#6A3D9A" },
+	[BT_BLOCKED + CB_BLOCK_PTRACE] = { .fill = "#C2185B" },
+	[BT_BLOCKED + CB_BLOCK_FROZEN] = { .fill = "#0E7C86" },
+	[BT_BLOCKED + CB_BLOCK_OTHER] = { .fill = "#eef1f5" },
+	[BT_GONE] = { .fill = "#f4f4f4", .hatch = "#c9c9c9",
+		      .outline = true },
+};
+
+/* One bar to draw: its segments' values, names, words and growths. */
+struct bar {
+	const char *kind;	/* "cpu", "threads" */
+	const char *label;
+	int n;
+	const double *ns;
+	const double *grown;	/* ns per message; NULL: not a slow run's */
+	const struct paint *paint;
+	const char *(*name)(int seg, char *buf, size_t len);
+	const char *(*words)(int seg);
+	const char *unit;	/* of a tooltip's seconds: "s", "thread-s" */
+	double total;		/* the budget's whole, for a tooltip's share */
+	char whole[80];		/* the same in words */
+};
+
+static const char *cpu_name(int l, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", kb_cpu_names[l]);
+	return buf;
+}
+
+static const char *cpu_words(int l)
+{
+	return kb_cpu_words[l];
+}
+
+/* Seconds for a tooltip: "7.47 s", "4.4 ms", "1234 s". */
+static const char *secs(char *b, size_t n, double ns)
+{
+	if (ns < 9.995e9)
+		return fmt_ns_spaced(b, n, ns);
+	snprintf(b, n, ns < 99.95e9 ? "%.1f s" : "%.0f s", ns / 1e9);
+	return b;
+}
+
+/* A growth per message: "+6.2 µs", "−35 ns". */
+static const char *growth(char *b, size_t n, double ns)
+{
+	char a[32];
+
+	snprintf(b, n, "%s%s", ns < 0 ? "−" : "+",
+		 fmt_ns_spaced(a, sizeof(a), fabs(ns)));
+	return b;
+}
+
+static bool grew(const struct bar *b, int s)
+{
+	return b->grown && b->grown[s] > 0 && b->ns[s] > 0;
+}
+
+/*
+ * Whether line s carries a good part of its bar's growth.  Every line
+ * that grew is outlined, but in a run that lost half its throughput
+ * nearly every line grows a little per message, and outlines alike on
+ * all of them would single out none.
+ */
+static bool grew_much(const struct bar *b, int s)
+{
+	double sum = 0;
+	int i;
+
+	if (!grew(b, s))
+		return false;
+	for (i = 0; i < b->n; i++)
+		if (grew(b, i))
+			sum += b->grown[i];
+	return b->grown[s] >= BG_MAJOR * sum;
+}
+
+/*
+ * Diagonal stripes over the rectangle (x, y, w, h), each line cut to its
+ * sides by hand: a pattern or a clip path would need url(), which the
+ * page keeps out so that nothing in it looks like a fetch.
+ */
+static void hatch(FILE *f, double x, double y, double w, double h,
+		  const char *colour)
+{
+	const double step = 5;
+	double a, t0, t1;
+
+	fprintf(f, "<path class=\"hatch\" style=\"stroke:%s\" d=\"", colour);
+	for (a = x - h; a < x + w; a += step) {
+		t0 = a < x ? x - a : 0;
+		t1 = a + h > x + w ? x + w - a : h;
+		if (t1 - t0 < 0.5)
+			continue;
+		fprintf(f, "M%.1f %.1fl%.1f %.1f", a + t0, y + h - t0,
+			t1 - t0, t0 - t1);
+	}
+	fputs("\"/>", f);
+}
+
+/* One segment's tooltip: its words, seconds, share and growth. */
+static void seg_title(FILE *f, const struct bar *b, int s)
+{
+	char a[32], g[40];
+
+	fputs("<title>", f);
+	html_esc(f, b->words(s));
+	fprintf(f, ": %s", secs(a, sizeof(a), b->ns[s]));
+	if (strcmp(b->unit, "s"))
+		fprintf(f, " (%s)", b->unit);
+	fprintf(f, ", %.1f %% of ", 100 * b->ns[s] / b->total);
+	html_esc(f, b->whole);
+	if (b->grown && b->grown[s] != 0)
+		fprintf(f, "; %s per message against the reference",
+			growth(g, sizeof(g), b->grown[s]));
+	fputs("</title>", f);
+}
+
+/*
+ * The growth of line s of a bar spanning x0 to x1 at y, as a label: inside
+ * the segment when it fits, else on the line out_y (above or below the
+ * bar), right of the last label there (*at), with a leader to its segment.
+ */
+static void grown_label(FILE *f, const struct bar *b, int s, double x0,
+			double x1, double y, double out_y, double *at)
+{
+	char g[40], t[48];
+	double w, cx = (x0 + x1) / 2;
+
+	snprintf(t, sizeof(t), "%s/msg", growth(g, sizeof(g), b->grown[s]));
+	/* Most of the text is digits and ASCII: 6 units each at 10 units. */
+	w = 6.0 * (double)strlen(t) - 4;
+	if (w + 8 <= x1 - x0) {
+		fprintf(f, "<text class=\"mark\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
+			cx, y + BG_H - 5, t);
+		return;
+	}
+	if (out_y <= 0)
+		return;
+	if (cx - w / 2 < *at)
+		cx = *at + w / 2;
+	if (cx + w / 2 > BG_L + BG_W)
+		cx = BG_L + BG_W - w / 2;
+	if (cx - w / 2 < *at - 0.5)
+		return;		/* no room left on the line */
+	fprintf(f, "<line class=\"leader\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+		(x0 + x1) / 2, out_y < y ? y : y + BG_H, cx,
+		out_y < y ? out_y + 2 : out_y - 9);
+	fprintf(f, "<text class=\"mark\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
+		cx, out_y, t);
+	*at = cx + w / 2 + 8;
+}
+
+/*
+ * A bar at y: each segment as wide as its share of the sum of the bar's
+ * positive lines (a negative line, the tracer's error, has no width), its
+ * ends rounded once so that the widths add up to the bar.  Then the
+ * outlines and labels of the lines that grew, over every fill, so that
+ * the next segment does not cover them; out_y is where labels too wide
+ * for their segment go (0: nowhere).
+ */
+static void draw_bar(FILE *f, const struct bar *b, double y, double out_y,
+		     int gid, int run)
+{
+	double whole = 0, sum = 0, x0, x1, at = 0;
+	char name[48];
+	int s;
+
+	for (s = 0; s < b->n; s++)
+		whole += b->ns[s] > 0 ? b->ns[s] : 0;
+	fprintf(f, "<text class=\"lab\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+		BG_L - 6, y + BG_H - 4, b->label);
+	fprintf(f, "<g class=\"bbar %s\" id=\"g%d-budget-run%d-%s\" data-width=\"%.0f\">",
+		b->kind, gid, run, b->kind, BG_W);
+	for (s = 0; s < b->n; s++) {
+		const struct paint *p = &b->paint[s];
+
+		if (b->ns[s] <= 0)
+			continue;
+		x0 = BG_L + round(sum / whole * BG_W * 10) / 10;
+		sum += b->ns[s];
+		x1 = BG_L + round(sum / whole * BG_W * 10) / 10;
+		fprintf(f, "<rect class=\"bseg%s%s\" data-line=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\" style=\"fill:%s%s\">",
+			grew(b, s) ? " grown" : "",
+			grew_much(b, s) ? " much" : "",
+			b->name(s, name, sizeof(name)), x0, y, x1 - x0, BG_H,
+			p->fill,
+			p->outline ? ";stroke:#9a9a9a;stroke-width:.8" : "");
+		seg_title(f, b, s);
+		fputs("</rect>", f);
+		if (p->hatch && x1 - x0 >= 1)
+			hatch(f, x0, y, x1 - x0, BG_H, p->hatch);
+	}
+	fputs("</g>", f);
+	sum = 0;
+	for (s = 0; s < b->n; s++) {
+		if (b->ns[s] <= 0)
+			continue;
+		x0 = BG_L + round(sum / whole * BG_W * 10) / 10;
+		sum += b->ns[s];
+		x1 = BG_L + round(sum / whole * BG_W * 10) / 10;
+		if (!grew(b, s))
+			continue;
+		fprintf(f, "<rect class=\"grown-mark%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.0f\"/>",
+			grew_much(b, s) ? " much" : "", x0, y,
+			x1 - x0 > 1 ? x1 - x0 : 1, BG_H);
+		if (grew_much(b, s))
+			grown_label(f, b, s, x0, x1, y, out_y, &at);
+	}
+}
+
+/* The bars' scale: 0 to 100 % of each bar's whole. */
+static void budget_ticks(FILE *f)
+{
+	int p;
+
+	fprintf(f, "<svg viewBox=\"0 -2 %.0f 16\" width=\"%.0f\" height=\"18\">",
+		BG_SVG_W, BG_SVG_W);
+	for (p = 0; p <= 100; p += 25)
+		fprintf(f, "<text x=\"%.1f\" y=\"11\" text-anchor=\"%s\">%d %%</text>",
+			BG_L + p / 100.0 * BG_W,
+			p == 0 ? "start" : p == 100 ? "end" : "middle", p);
+	fputs("</svg>", f);
+}
+
+/* A key: the segment's paint as a small box, then its words. */
+static void key(FILE *f, const struct paint *p, const char *words)
+{
+	fputs("<span class=\"nowrap\">", f);
+	if (p->hatch)
+		fprintf(f, "<span class=\"key\" style=\"background:repeating-linear-gradient(135deg,%s 0 2px,%s 2px 4px)%s\"></span>",
+			p->hatch, p->fill,
+			p->outline ? ";outline:1px solid #9a9a9a" : "");
+	else
+		fprintf(f, "<span class=\"key\" style=\"background:%s%s\"></span>",
+			p->fill,
+			p->outline ? ";outline:1px solid #9a9a9a" : "");
+	html_esc(f, words);
+	fputs("</span> ", f);
+}
+
+/* The lines some run of the group has time in, and their colours. */
+static void legend(FILE *f, const struct group_view *v)
+{
+	bool cpu[KB_NR_CPU_LINES] = { false }, thr[BT_NR] = { false };
+	size_t i;
+	int s;
+
+	for (i = 0; i < v->n; i++) {
+		const struct run_view *rv = &v->runs[i];
+
+		if (!rv->bv.valid)
+			continue;
+		for (s = 0; s < KB_NR_CPU_LINES; s++)
+			cpu[s] |= rv->budget.cpus.line[s] > 0;
+		for (s = 0; s < BT_NR; s++)
+			thr[s] |= rv->bv.thr[s] > 0;
+	}
+	fputs("<p class=\"note budget-key\"><b>CPUs:</b>", f);
+	for (s = 0; s < KB_NR_CPU_LINES; s++)
+		if (cpu[s])
+			key(f, &cpu_paint[s], kb_cpu_words[s]);
+	fputs("<br/><b>Benchmark threads:</b>", f);
+	for (s = 0; s < BT_NR; s++) {
+		char w[96];
+
+		if (!thr[s])
+			continue;
+		if (s >= BT_BLOCKED && s < BT_GONE)
+			snprintf(w, sizeof(w), "blocked: %s", bt_words(s));
+		else
+			snprintf(w, sizeof(w), "%s", bt_words(s));
+		key(f, &thr_paint[s], w);
+	}
+	fputs("</p>\n", f);
+}
+
+/* The lines of a bar that grew most, largest first: "offline +6.2 µs". */
+static void top_growths(FILE *f, const struct bar *b)
+{
+	int idx[(int)BT_NR > (int)KB_NR_CPU_LINES ? (int)BT_NR :
+		(int)KB_NR_CPU_LINES];
+	int s, i, j, n = 0;
+	char g[40];
+
+	for (s = 0; s < b->n; s++)
+		if (grew(b, s))
+			idx[n++] = s;
+	/* Insertion sort, largest first: a handful of lines. */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && b->grown[idx[j - 1]] < b->grown[idx[j]];
+		     j--) {
+			int t = idx[j];
+
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	if (!n) {
+		fputs("no line grew", f);
+		return;
+	}
+	for (i = 0; i < n && i < BG_NOTES; i++) {
+		fputs(i ? ", " : "", f);
+		html_esc(f, b->words(idx[i]));
+		fprintf(f, " <b class=\"nowrap\">%s</b>",
+			growth(g, sizeof(g), b->grown[idx[i]]));
+	}
+}
+
+/*
+ * Beside the bars: their wholes; a slow run's account in short, by the
+ * CPUs' lines, whose growths add up to the CPU time lost per message.
+ */
+static void run_notes(FILE *f, const struct run_view *rv,
+		      const struct bar *cpu, const struct bar *thr)
+{
+	const struct loss_account *a = &rv->acct;
+	char x[32];
+
+	fputs("<td class=\"small\">", f);
+	html_esc(f, cpu->whole);
+	fputs("; ", f);
+	html_esc(f, thr->whole);
+	if (rv->slow && a->valid) {
+		fprintf(f, "<div class=\"why\">Lost %s of CPU per message: ",
+			fmt_ns_spaced(x, sizeof(x), a->lost_ns));
+		top_growths(f, cpu);
+		fputs(".", f);
+		if (a->unexplained >= 0)
+			fprintf(f, " <b class=\"unexplained\">%.0f %% unexplained</b>.",
+				100 * a->unexplained);
+		fputs("</div>", f);
+	} else if (rv->slow) {
+		fputs("<div class=\"why\">The file has no loss account for this run.</div>",
+		      f);
+	}
+	fputs("</td>", f);
+}
+
+static void run_row(FILE *f, const struct group_view *v,
+		    const struct run_view *rv)
+{
+	const struct ks_budget *k = &rv->budget;
+	double cpu_grown[KB_NR_CPU_LINES], cpu_ns[KB_NR_CPU_LINES];
+	bool slow = rv->slow && rv->acct.valid;
+	struct bar cpu = {
+		"cpu", "CPUs", KB_NR_CPU_LINES, cpu_ns,
+		slow ? cpu_grown : NULL, cpu_paint, cpu_name, cpu_words, "s",
+		(double)k->cpus.supply_ns, ""
+	};
+	struct bar thr = {
+		"threads", "threads", BT_NR, rv->bv.thr,
+		slow ? rv->bv.thr_grown : NULL, thr_paint, bt_name, bt_words,
+		"thread-s", (double)k->subjects.total_ns, ""
+	};
+	char wall[32];
+	double top, h;
+	int l;
+
+	for (l = 0; l < KB_NR_CPU_LINES; l++) {
+		cpu_ns[l] = (double)k->cpus.line[l];
+		cpu_grown[l] = rv->acct.grown[LL_CPU(l)];
+	}
+	secs(wall, sizeof(wall), (double)k->wall_ns);
+	snprintf(cpu.whole, sizeof(cpu.whole), "%llu CPU%s × %s",
+		 (unsigned long long)k->cpus.ncpus,
+		 k->cpus.ncpus == 1 ? "" : "s", wall);
+	snprintf(thr.whole, sizeof(thr.whole), "%llu thread%s × %s",
+		 (unsigned long long)k->subjects.threads,
+		 k->subjects.threads == 1 ? "" : "s", wall);
+	fprintf(f, "<tr class=\"budget-run%s\" id=\"g%d-budget-run%d\"><td class=\"num\"><b>%d</b></td><td>",
+		rv->slow ? " slow" : "", v->id, rv->r->run, rv->r->run);
+	top = slow ? BG_OUT : 0;
+	h = BG_SVG_H + 2 * top;
+	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\">",
+		BG_SVG_W, h, BG_SVG_W, h);
+	draw_bar(f, &cpu, top + 3, slow ? top - 3 : 0, v->id, rv->r->run);
+	draw_bar(f, &thr, top + 3 + BG_H + BG_GAP,
+		 slow ? top + 3 + 2 * BG_H + BG_GAP + 11 : 0, v->id,
+		 rv->r->run);
+	fputs("</svg></td>", f);
+	run_notes(f, rv, &cpu, &thr);
+	fputs("</tr>\n", f);
+}
+
+void budget_section(FILE *f, const struct group_view *v)
+{
+	size_t i;
+
+	if (!v->nbudget)
+		return;
+	fputs("<h3>Where the time went</h3>\n<p class=\"note\">Every second of the run, per run, each bar as wide as its whole. "
+	      "<b>CPUs</b>: all CPUs' time (CPUs × wall) by what ran on them. "
+	      "<b>Threads</b>: the benchmark threads' time (threads × wall): on a CPU, waiting for one (by who held it), blocked (by why), or gone (ended before the run did). "
+	      "In a slow run, the lines that grew per message against the reference are outlined"
+	      "<span class=\"key grown-key\"></span>, thickly"
+	      "<span class=\"key grown-key much\"></span> and with their growth when they hold a tenth of their bar's or more; "
+	      "beside the bars, what the CPU time lost per message went to and the share of the loss no cause explains. "
+	      "Hover over a segment for its figures.</p>\n",
+	      f);
+	legend(f, v);
+	fputs("<table class=\"runs budget\">\n<tr><th>run</th><th>", f);
+	budget_ticks(f);
+	fputs("</th><th>whole, and a slow run's account</th></tr>\n", f);
+	for (i = 0; i < v->n; i++) {
+		const struct run_view *rv = &v->runs[i];
+
+		if (rv->bv.valid) {
+			run_row(f, v, rv);
+			continue;
+		}
+		fprintf(f, "<tr class=\"budget-run\" id=\"g%d-budget-run%d\"><td class=\"num\"><b>%d</b></td><td class=\"small\" colspan=\"2\">%s</td></tr>\n",
+			v->id, rv->r->run, rv->r->run,
+			rv->failed ? "failed: no budget" :
+			!rv->kernel ? "untraced: no budget" :
+				      "no time budget in the file (written before it, or it did not add up)");
+	}
+	fputs("</table>\n", f);
+}
