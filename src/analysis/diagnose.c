@@ -129,6 +129,7 @@ void diag_reference(const struct diag_run *runs, size_t n, double pct,
 	ref->have_kernel = true;
 	figure_stats(kf, nk, v, &ref->kf, &ref->kf_sd);
 	loss_pm_median(pm, nk, &ref->pm);
+	loss_pm_scale_to(&ref->pm, ref->tp_median);
 out:
 	free(v);
 	free(kf);

@@ -32,6 +32,7 @@ struct loss_pm {
 	double v[LL_NR];	/* ns per message (or per ns of wall) */
 	double supply;		/* the CPU supply in the same unit */
 	double threads;		/* the subjects' threads x wall, likewise */
+	double ncpus;		/* CPUs the supply is of */
 };
 
 /* A budget per message; invalid without a budget or messages. */
@@ -46,6 +47,14 @@ void loss_pm_rate(const struct ks_budget *b, struct loss_pm *pm);
 void loss_budget_add(struct ks_budget *sum, const struct ks_budget *b);
 /* Per-line medians of the valid ones of pm[0..n); invalid when none. */
 void loss_pm_median(const struct loss_pm *pm, size_t n, struct loss_pm *out);
+/*
+ * Scales every line of pm so that its CPU lines add up to the supply per
+ * message of throughput tp: the per-line medians of a series whose runs
+ * went at different speeds add up to no run's, and a reference must
+ * cost what its median throughput says, or the lines' growths would not
+ * add up to the loss the clock measured.
+ */
+void loss_pm_scale_to(struct loss_pm *pm, double tp);
 
 /* A line's name for outputs: "cpu:idle", "wait:srv_snd", "blocked:ptrace". */
 const char *loss_line_name(int line, char *buf, size_t len);

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Unit tests of the time budget: its arithmetic from hand-made snapshots
+ * (every role's lines add up to threads x wall, the CPUs' to CPUs x wall;
+ * softirq time is carved out of ksoftirqd first; an offline CPU's time is
+ * supply lost), its JSON both ways (a budget that does not add up is
+ * refused), the account of a loss (growths add up to the loss, a line
+ * that shrank is no cause), and the verdict replayed on recorded series
+ * with one known disturbance each (tests/data/series, made by
+ * tools/record-corpus.sh): the disturbed run slow, its first cause of
+ * the right kind and culprit, the named causes at least 60 % of its loss,
+ * its budget's lines adding up to the measured loss within 10 %.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <cmocka.h>
+
+#include "analysis/baseline.h"
+#include "analysis/diagnose.h"
+#include "analysis/loss.h"
+#include "output/json/budget_json.h"
+#include "results/budget_load.h"
+#include "tracer/budget.h"
+#include "tracer/kbudget.h"
+#include "tracer/kstats.h"
+
+#define MS 1000000ULL
+
+static struct ks_snap a, b;
+
+static int setup(void **state)
+{
+	(void)state;
+	if (ks_snap_alloc(&a, 2) || ks_snap_alloc(&b, 2))
+		return -1;
+	a.open_valid = b.open_valid = true;
+	a.cpustat[0].online = a.cpustat[1].online = true;
+	b.cpustat[0].online = b.cpustat[1].online = true;
+	a.t_ns = 1000 * MS;
+	b.t_ns = 2000 * MS;	/* a second */
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ks_snap_free(&a);
+	ks_snap_free(&b);
+	return 0;
+}
+
+static int64_t cpu_sum(const struct kb_cpus *c)
+{
+	int64_t s = 0;
+	int i;
+
+	for (i = 0; i < KB_NR_CPU_LINES; i++)
+		s += c->line[i];
+	return s;
+}
+
+static void assert_threads_add_up(const struct kb_threads *t)
+{
+	assert_int_equal((int64_t)t->oncpu_ns + (int64_t)t->wait_ns +
+				 (int64_t)t->blocked_ns + t->gone_ns,
+			 (int64_t)t->total_ns);
+}
+
+/* Ten senders over a second: each line where the counters put it. */
+static void test_threads(void **state)
+{
+	struct ks_budget kb;
+	int r = CB_ROLE_CLI_SND;
+
+	(void)state;
+	a.open.threads[r] = 10;
+	b.sched[0].role[r].oncpu_ns = 2000 * MS;
+	b.sched[1].role[r].runnable_ns = 3000 * MS;
+	b.sched[1].role[r].wait_by[CB_ROLE_SRV_SND] = 1000 * MS;
+	b.sched[1].role[r].wait_by[CB_HOLD_CLASS(CB_CLASS_RT)] = 1500 * MS;
+	b.sched[0].role[r].blocked_by[CB_BLOCK_SOCK_SEND] = 1000 * MS;
+	/* A span open at both snapshots counts only its growth. */
+	a.open.blocked_ns[r][CB_BLOCK_PTRACE] = 500 * MS;
+	b.open.blocked_ns[r][CB_BLOCK_PTRACE] = 2500 * MS;
+	a.open.runnable_ns[r] = 100 * MS;
+	b.open.runnable_ns[r] = 600 * MS;
+	kb_from_snaps(&kb, &a, &b);
+	assert_true(kb.valid);
+	assert_int_equal(kb.role[r].total_ns, 10000 * MS);
+	assert_int_equal(kb.role[r].oncpu_ns, 2000 * MS);
+	assert_int_equal(kb.role[r].wait_ns, 3500 * MS);
+	assert_int_equal(kb.role[r].wait_unknown_ns, 1000 * MS);
+	assert_int_equal(kb.role[r].blocked_by[CB_BLOCK_PTRACE], 2000 * MS);
+	assert_int_equal(kb.role[r].blocked_ns, 3000 * MS);
+	assert_int_equal(kb.role[r].gone_ns, 1500 * MS);
+	assert_threads_add_up(&kb.role[r]);
+	assert_int_equal(kb.subjects.total_ns, 10000 * MS);
+	assert_threads_add_up(&kb.subjects);
+}
+
+/*
+ * CPU 0: 600 ms of the benchmark, 300 of ksoftirqd, 100 idle, and the
+ * kernel says 400 ms of softirq: ksoftirqd's 300 first, then 100 out of
+ * the benchmark's.  CPU 1: 500 ms of a real-time outsider, 500 idle.
+ */
+static void test_cpus(void **state)
+{
+	struct ks_budget kb;
+
+	(void)state;
+	b.sched[0].role[CB_ROLE_SRV_SND].oncpu_ns = 600 * MS;
+	b.sched[0].role[CB_ROLE_KSOFTIRQD].oncpu_ns = 300 * MS;
+	b.sched[0].idle_ns = 100 * MS;
+	b.cpustat[0].softirq_ns = 400 * MS;
+	b.sched[1].class_ns[CB_CLASS_RT] = 500 * MS;
+	b.sched[1].idle_ns = 500 * MS;
+	kb_from_snaps(&kb, &a, &b);
+	assert_int_equal(kb.cpus.supply_ns, 2000 * MS);
+	assert_int_equal(kb.cpus.line[KB_CPU_SOFTIRQ], 400 * MS);
+	assert_int_equal(kb.cpus.line[KB_CPU_KSOFTIRQD], 0);
+	assert_int_equal(kb.cpus.line[KB_CPU_BENCH], 500 * MS);
+	assert_int_equal(kb.cpus.line[KB_CPU_RT], 500 * MS);
+	assert_int_equal(kb.cpus.line[KB_CPU_IDLE], 600 * MS);
+	assert_int_equal(kb.cpus.line[KB_CPU_UNACCOUNTED], 0);
+	assert_int_equal(cpu_sum(&kb.cpus), (int64_t)kb.cpus.supply_ns);
+}
+
+/* CPU 1 went offline after 200 ms of idle: the rest is supply lost. */
+static void test_offline(void **state)
+{
+	struct ks_budget kb;
+
+	(void)state;
+	b.sched[0].role[CB_ROLE_CLI_RCV].oncpu_ns = 1000 * MS;
+	b.sched[1].idle_ns = 200 * MS;
+	b.cpustat[1].online = false;
+	kb_from_snaps(&kb, &a, &b);
+	assert_int_equal(kb.cpus.line[KB_CPU_OFFLINE], 800 * MS);
+	assert_int_equal(kb.cpus.line[KB_CPU_UNACCOUNTED], 0);
+	assert_int_equal(kb.cpus.offline_cpus, 2);
+	assert_int_equal(cpu_sum(&kb.cpus), (int64_t)kb.cpus.supply_ns);
+}
+
+/* No open spans (no task iterator): no budget, rather than a wrong one. */
+static void test_no_iterator(void **state)
+{
+	struct ks_budget kb;
+
+	(void)state;
+	b.open_valid = false;
+	kb_from_snaps(&kb, &a, &b);
+	assert_false(kb.valid);
+}
+
+static void test_json(void **state)
+{
+	struct ks_budget kb, back;
+	json_t *o;
+
+	(void)state;
+	a.open.threads[CB_ROLE_SRV_RCV] = 4;
+	b.sched[0].role[CB_ROLE_SRV_RCV].oncpu_ns = 300 * MS;
+	b.sched[1].role[CB_ROLE_SRV_RCV].blocked_by[CB_BLOCK_FROZEN] =
+		900 * MS;
+	b.sched[1].role[CB_ROLE_SRV_RCV].runnable_ns = 200 * MS;
+	b.sched[1].role[CB_ROLE_SRV_RCV].wait_by[CB_HOLD_IDLE] = 200 * MS;
+	b.sched[0].idle_ns = 700 * MS;
+	kb_from_snaps(&kb, &a, &b);
+	o = budget_to_json(&kb, false);
+	assert_int_equal(budget_from_json(o, &back), 0);
+	assert_true(back.valid);
+	assert_memory_equal(&back.role[CB_ROLE_SRV_RCV],
+			    &kb.role[CB_ROLE_SRV_RCV], sizeof(back.role[0]));
+	assert_memory_equal(&back.cpus, &kb.cpus, sizeof(back.cpus));
+	/* Lines that no longer add up to their whole: refused. */
+	json_object_set_new(json_object_get(json_object_get(
+				    json_object_get(o, "threads"), "srv_rcv"),
+					    "blocked_by"),
+			    "frozen", json_integer(100));
+	assert_int_equal(budget_from_json(o, &back), -1);
+	assert_false(back.valid);
+	json_decref(o);
+	/* Not a number where one must be: refused, not read as 0. */
+	o = budget_to_json(&kb, false);
+	json_object_set_new(json_object_get(o, "cpus"), "ncpus",
+			    json_string("two"));
+	assert_int_equal(budget_from_json(o, &back), -1);
+	json_decref(o);
+	/* An old file has none: no budget, no error. */
+	assert_int_equal(budget_from_json(NULL, &back), 0);
+	assert_false(back.valid);
+}
+
+/*
+ * Per message, 4 us of CPU supply become 8: 2 us more offline, 1.5 us
+ * more idle while threads sat in ptrace stops, 0.5 us more of the
+ * benchmark's work; softirq shrank.  Growths add up to the loss, the
+ * holds split the idle growth, the shrunk line is no cause.
+ */
+static void test_loss(void **state)
+{
+	struct loss_pm r = { .valid = true }, s = { .valid = true };
+	struct loss_account acct;
+	double named = 0;
+	int i;
+
+	(void)state;
+	r.v[LL_CPU(KB_CPU_BENCH)] = 3000;
+	r.v[LL_CPU(KB_CPU_SOFTIRQ)] = 800;
+	r.v[LL_CPU(KB_CPU_IDLE)] = 200;
+	s.v[LL_CPU(KB_CPU_BENCH)] = 3500;
+	s.v[LL_CPU(KB_CPU_SOFTIRQ)] = 800;
+	s.v[LL_CPU(KB_CPU_IDLE)] = 1700;
+	s.v[LL_CPU(KB_CPU_OFFLINE)] = 2000;
+	s.v[LL_BLOCK(CB_BLOCK_PTRACE)] = 90000;
+	s.v[LL_BLOCK(CB_BLOCK_SOCK_RECV)] = 50000;
+	r.v[LL_BLOCK(CB_BLOCK_SOCK_RECV)] = 10000;
+	loss_explain(&s, &r, 0, &acct);
+	assert_true(acct.valid);
+	assert_true(fabs(acct.lost_ns - 4000) < 1e-6);
+	assert_int_equal(acct.nparts, 2);
+	assert_int_equal(acct.part[0].kind, CAUSE_CPU_OFFLINE);
+	assert_true(fabs(acct.part[0].share - 0.5) < 1e-9);
+	assert_int_equal(acct.part[1].kind, CAUSE_PTRACE);
+	assert_true(fabs(acct.part[1].share - 0.375) < 1e-9);
+	/* Work with no mechanism behind it stays unexplained. */
+	for (i = 0; i < acct.nparts; i++)
+		named += acct.part[i].share;
+	assert_true(fabs(acct.unexplained - (1 - named)) < 1e-9);
+	assert_true(fabs(acct.unexplained - 0.125) < 1e-9);
+	/* The same with a tracer: its stops explain the work too. */
+	loss_explain(&s, &r, 1U << CAUSE_PTRACE, &acct);
+	assert_true(fabs(acct.unexplained) < 1e-9);
+	/* Nothing grew: nothing named. */
+	loss_explain(&r, &r, ~0U, &acct);
+	assert_int_equal(acct.nparts, 0);
+}
+
+/* Decompresses gz into a temporary file; its path in out. */
+static int gunzip(const char *gz, char *out, size_t len)
+{
+	char buf[65536];
+	gzFile in = gzopen(gz, "rb");
+	FILE *f;
+	int fd, n;
+
+	snprintf(out, len, "/tmp/test_budget.XXXXXX");
+	fd = mkstemp(out);
+	if (!in || fd < 0)
+		return -1;
+	f = fdopen(fd, "w");
+	while ((n = gzread(in, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, f);
+	gzclose(in);
+	return fclose(f) || n < 0 ? -1 : 0;
+}
+
+#define MAX_RUNS 16
+
+/* One recorded series against what was done to it. */
+static void replay(const char *dir, const char *name)
+{
+	char path[512], tmp[64], err[256], kind[32], task[32];
+	struct diag_verdict v[MAX_RUNS];
+	struct diag_run runs[MAX_RUNS];
+	struct baseline *bl;
+	struct diag_ref ref;
+	size_t n, i;
+	int target;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.expect", dir, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "run=%d %31s %31s", &target, kind, task),
+			 3);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/%s.json.gz", dir, name);
+	assert_int_equal(gunzip(path, tmp, sizeof(tmp)), 0);
+	bl = baseline_load(tmp, err, sizeof(err));
+	unlink(tmp);
+	if (!bl)
+		fail_msg("%s: %s", name, err);
+	n = baseline_runs(bl, runs, MAX_RUNS);
+	assert_true(n >= 3);
+	for (i = 0; i < n; i++) {
+		const struct ks_budget *kb = &runs[i].k->budget;
+		int64_t sum = cpu_sum(&kb->cpus);
+
+		if (!kb->valid)
+			fail_msg("%s run %zu: no budget", name, i + 1);
+		assert_threads_add_up(&kb->subjects);
+		/* The CPU lines add up, the tracer's misses are small. */
+		assert_true(llabs(sum - (int64_t)kb->cpus.supply_ns) <=
+			    (int64_t)kb->cpus.supply_ns / 50);
+		assert_true(llabs(kb->cpus.line[KB_CPU_UNACCOUNTED]) <=
+			    (int64_t)kb->cpus.supply_ns / 50);
+	}
+	diag_judge(runs, n, 10, &ref, v);
+	for (i = 0; i < n; i++) {
+		const struct diag_verdict *r = &v[i];
+		double measured, tp_r = ref.tp_median;
+
+		if ((int)i + 1 != target || !strcmp(kind, "none")) {
+			if (r->slow)
+				fail_msg("%s: run %zu judged slow", name, i + 1);
+			continue;
+		}
+		if (!r->slow)
+			fail_msg("%s: run %zu not judged slow", name, i + 1);
+		assert_true(r->by_budget);
+		assert_true(r->ncauses > 0);
+		if (strcmp(cause_table[r->causes[0].kind].name, kind))
+			fail_msg("%s: first cause %s, want %s", name,
+				 cause_table[r->causes[0].kind].name, kind);
+		if (strcmp(task, "-") && strcmp(r->causes[0].task, task))
+			fail_msg("%s: culprit %s, want %s", name,
+				 r->causes[0].task, task);
+		/*
+		 * make bench-diagnosis asks 70 % named of a hit; one recorded
+		 * series is one draw of the VM's noise (a run in a slower
+		 * spell of the VM gets the difference unexplained), so 60.
+		 */
+		if (r->unexplained > 0.4)
+			fail_msg("%s: %.0f %% unexplained", name,
+				 100 * r->unexplained);
+		/* The lines' growths against the loss the clock measured. */
+		measured = (double)runs[i].k->budget.cpus.ncpus * 1e9 *
+			   (1 / runs[i].throughput - 1 / tp_r);
+		if (fabs(r->acct.lost_ns - measured) > 0.1 * measured)
+			fail_msg("%s: the budget lost %.0f ns/msg, the clock %.0f",
+				 name, r->acct.lost_ns, measured);
+	}
+	baseline_free(bl);
+}
+
+static void test_replay(void **state)
+{
+	const char *dir = "tests/data/series";
+	struct dirent *e;
+	int seen = 0;
+	DIR *d;
+
+	(void)state;
+	d = opendir(dir);
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char name[128];
+		size_t len = strlen(e->d_name);
+
+		if (len < 8 || strcmp(e->d_name + len - 7, ".expect"))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(len - 7), e->d_name);
+		replay(dir, name);
+		seen++;
+	}
+	closedir(d);
+	assert_true(seen >= 6);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cpus, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_offline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_iterator, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
+		cmocka_unit_test(test_loss),
+		cmocka_unit_test(test_replay),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
