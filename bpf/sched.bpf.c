@@ -134,9 +134,17 @@ static __always_inline void wait_tick(struct cb_cpu_state *cs, __u64 now)
 	cs->wait_last = now;
 	if (d <= 0 || cs->nr_waiting <= 0)
 		return;
-	for (r = 0; r < CB_NR_SUBJECT_ROLES; r++)
-		if (cs->nr_wait_role[r] > 0)
-			cs->wait_acc[r] += (__u64)cs->nr_wait_role[r] * d;
+	/*
+	 * No branch per role: this is inlined at every count change of
+	 * sched_switch, and a branch per role multiplied the verifier's
+	 * states (and a traced run's start-up) several times over.  A
+	 * negative count (a lost atomic decrement) adds nothing.
+	 */
+	for (r = 0; r < CB_NR_SUBJECT_ROLES; r++) {
+		__s64 n = cs->nr_wait_role[r];
+
+		cs->wait_acc[r] += (__u64)(n & ~(n >> 63)) * d;
+	}
 }
 
 static __always_inline void wait_role_dec(struct cb_cpu_state *cs, int role)
@@ -470,8 +478,6 @@ static __always_inline void charge_waits(struct cb_cpu_state *cs,
 	if (h >= CB_NR_HOLDERS)
 		h = CB_HOLD_IDLE;
 	for (r = 0; r < CB_NR_SUBJECT_ROLES; r++) {
-		if (!cs->wait_acc[r])
-			continue;
 		st->role[r].wait_by[h] += cs->wait_acc[r];
 		cs->wait_acc[r] = 0;
 	}

@@ -63,11 +63,27 @@ static int start_signal_thread(struct client_ctx *ctx)
 	return 0;
 }
 
+/* Connections of the largest run of the series (a sweep's too). */
+static unsigned int max_conns(const struct client_opts *o)
+{
+	long rooms = o->rooms, users = o->users;
+	int i;
+
+	for (i = 0; o->sweep_param && i < o->sweep_n; i++) {
+		if (!strcmp(o->sweep_param, "rooms") && o->sweep_values[i] > rooms)
+			rooms = o->sweep_values[i];
+		if (!strcmp(o->sweep_param, "users") && o->sweep_values[i] > users)
+			users = o->sweep_values[i];
+	}
+	return (unsigned int)(rooms * users);
+}
+
 static struct trace *open_tracer(const struct client_opts *o,
 				 struct client_ctx *ctx, pid_t server,
 				 char *state, size_t len)
 {
 	struct trace_opts to = {
+		.max_sockets = 2 * max_conns(o),
 		.client_tgid = getpid(),
 		.server_tgid = server,
 		.server_port = (uint16_t)o->port,

@@ -9,7 +9,9 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <malloc.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,11 +203,69 @@ static void set_sys_reasons(volatile __u8 *tab)
 }
 
 /*
+ * libbpf reads the kernel's BTF (5.5 MB here) into fresh memory and
+ * parses it into more: on these VMs every first touch of a page is an
+ * exit to the hypervisor, and the 3000 or so faults were 45-60 ms of a
+ * traced run's start-up, half of it.  So the heap is grown first by one
+ * block in huge pages, populated in one call, and handed back to malloc,
+ * which serves libbpf's buffers from it: the same parse took 5-12 ms.
+ * After the load, malloc_trim() gives the block back.  Where the kernel
+ * has no transparent huge pages or MADV_POPULATE_WRITE (5.14), the
+ * madvise calls fail and nothing changes.
+ */
+#define PREFAULT_BYTES	(32UL << 20)
+#define HUGE_PAGE	(2UL << 20)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE	23
+#endif
+
+static void prefault_heap(void)
+{
+	uintptr_t a;
+	char *p;
+
+	/* Blocks this large come from the heap, which keeps them. */
+	mallopt(M_MMAP_THRESHOLD, (int)(PREFAULT_BYTES * 2));
+	mallopt(M_TRIM_THRESHOLD, (int)(PREFAULT_BYTES * 4));
+	p = malloc(PREFAULT_BYTES);
+	if (!p)
+		return;
+	a = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	madvise((void *)a, PREFAULT_BYTES - 2 * HUGE_PAGE, MADV_HUGEPAGE);
+	madvise((void *)a, PREFAULT_BYTES - 2 * HUGE_PAGE,
+		MADV_POPULATE_WRITE);
+	free(p);
+}
+
+/* Back to malloc's defaults once libbpf's work is done. */
+static void release_heap(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+	malloc_trim(0);
+}
+
+/*
  * The scheduler and socket programs are one object (the Makefile links
  * them with bpftool gen object): libbpf reads and parses the kernel's
  * BTF once per object it loads, which was half of a traced run's
  * start-up when they were two.
  */
+/*
+ * The send-queue sampler's socket map is an LRU hash, which the kernel
+ * fills with all its elements when it creates it: at 65536 that was
+ * 6-10 ms of start-up.  Sized to the series' sockets, with room to
+ * spare for the sockets of past runs the LRU has not yet evicted.
+ */
+static unsigned int socks_size(unsigned int want)
+{
+	unsigned int n = want ? 2 * want : CB_MAX_SOCKS;
+
+	if (n < 4096)
+		n = 4096;
+	return n < CB_MAX_SOCKS ? n : CB_MAX_SOCKS;
+}
+
 static int open_bpf(struct trace *t, const char *prefix)
 {
 	int err;
@@ -217,6 +277,9 @@ static int open_bpf(struct trace *t, const char *prefix)
 	set_sys_reasons(t->bpf->rodata->sys_reason);
 	t->bpf->rodata->sample_shift = t->sample_shift;
 	err = bpf_map__set_max_entries(t->bpf->maps.sched_stats, t->ncpus);
+	if (!err)
+		err = bpf_map__set_max_entries(t->bpf->maps.socks,
+					       socks_size(t->opts.max_sockets));
 	if (!err)
 		err = bpf_map__set_max_entries(t->bpf->maps.sock_stats,
 					       t->ncpus);
@@ -346,6 +409,7 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	if (env && *env)
 		t->sample_shift = (unsigned int)atoi(env) & 15;
 
+	prefault_heap();
 	/* tp_btf when the kernel takes it: direct loads, no probe reads. */
 	t->mode = "tp_btf";
 	rc = -ENOTSUP;
@@ -355,6 +419,7 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 		t->mode = "raw_tp";
 		rc = open_bpf(t, "raw_");
 	}
+	release_heap();
 	if (rc) {
 		fmt_err(err, errlen, "cannot load the BPF programs: %s",
 			strerror(-rc));

@@ -30,6 +30,8 @@ struct trace_opts {
 	/* --profile and --timeline (tracer/profile.h): 0 and false: off. */
 	unsigned int profile_hz;
 	bool timeline;
+	/* Benchmark sockets on this host at most (both ends); 0: unknown. */
+	unsigned int max_sockets;
 };
 
 /*
