@@ -25,6 +25,7 @@
 
 #include "analysis/dips.h"
 #include "analysis/loss.h"
+#include "tracer/kbudget.h"
 #include "util/stats.h"
 #include "tracer/kstats.h"
 #include "util/fmt.h"
@@ -113,7 +114,7 @@ static bool dip_by_budget(const struct kstats *k, size_t from, size_t to,
 
 	memset(&sum, 0, sizeof(sum));
 	for (i = from; i < to; i++)
-		loss_budget_add(&sum, &k->interval[i].budget);
+		kb_add(&sum, &k->interval[i].budget);
 	loss_pm_rate(&sum, &pm);
 	if (!pm.valid)
 		return false;

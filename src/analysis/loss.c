@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "analysis/loss.h"
+#include "tracer/kbudget.h"
 #include "util/roles.h"
 #include "util/stats.h"
 
@@ -56,41 +57,6 @@ void loss_pm_rate(const struct ks_budget *b, struct loss_pm *pm)
 	memset(pm, 0, sizeof(*pm));
 	if (b && b->valid && b->wall_ns)
 		pm_per(b, (double)b->wall_ns, pm);
-}
-
-static void threads_add(struct kb_threads *s, const struct kb_threads *t)
-{
-	int i;
-
-	s->threads = s->threads > t->threads ? s->threads : t->threads;
-	s->total_ns += t->total_ns;
-	s->oncpu_ns += t->oncpu_ns;
-	s->wait_ns += t->wait_ns;
-	for (i = 0; i < CB_NR_HOLDERS; i++)
-		s->wait_by[i] += t->wait_by[i];
-	s->wait_unknown_ns += t->wait_unknown_ns;
-	s->blocked_ns += t->blocked_ns;
-	for (i = 0; i < CB_NR_BLOCKS; i++)
-		s->blocked_by[i] += t->blocked_by[i];
-	s->gone_ns += t->gone_ns;
-}
-
-void loss_budget_add(struct ks_budget *sum, const struct ks_budget *b)
-{
-	int i;
-
-	if (!b->valid)
-		return;
-	sum->valid = true;
-	sum->wall_ns += b->wall_ns;
-	for (i = 0; i < CB_NR_ROLES; i++)
-		threads_add(&sum->role[i], &b->role[i]);
-	threads_add(&sum->subjects, &b->subjects);
-	sum->cpus.ncpus = b->cpus.ncpus;
-	sum->cpus.supply_ns += b->cpus.supply_ns;
-	sum->cpus.offline_cpus |= b->cpus.offline_cpus;
-	for (i = 0; i < KB_NR_CPU_LINES; i++)
-		sum->cpus.line[i] += b->cpus.line[i];
 }
 
 void loss_pm_median(const struct loss_pm *pm, size_t n, struct loss_pm *out)

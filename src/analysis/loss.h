@@ -43,8 +43,6 @@ void loss_pm_of(const struct ks_budget *b, uint64_t messages,
  * thread line as threads in it.  For a dip, whose messages may be none.
  */
 void loss_pm_rate(const struct ks_budget *b, struct loss_pm *pm);
-/* Adds budget b to sum (walls too): the budget of several intervals. */
-void loss_budget_add(struct ks_budget *sum, const struct ks_budget *b);
 /* Per-line medians of the valid ones of pm[0..n); invalid when none. */
 void loss_pm_median(const struct loss_pm *pm, size_t n, struct loss_pm *out);
 /*

@@ -8,6 +8,7 @@
  * "gone", a CPU's "unaccounted"), and those remainders are reported, not
  * hidden: a large one says the tracer missed something.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "tracer/budget.h"
@@ -65,11 +66,19 @@ static void threads_of(struct kb_threads *o, int r, const struct ks_snap *a,
 		     (int64_t)o->wait_ns - (int64_t)o->blocked_ns;
 }
 
-static void add_threads(struct kb_threads *s, const struct kb_threads *t)
+/*
+ * Adds t's lines to s.  Threads side by side (roles) add up; the same
+ * threads over successive intervals do not.
+ */
+static void add_threads(struct kb_threads *s, const struct kb_threads *t,
+			bool side_by_side)
 {
 	int i;
 
-	s->threads += t->threads;
+	if (side_by_side)
+		s->threads += t->threads;
+	else if (t->threads > s->threads)
+		s->threads = t->threads;
 	s->total_ns += t->total_ns;
 	s->oncpu_ns += t->oncpu_ns;
 	s->wait_ns += t->wait_ns;
@@ -88,7 +97,25 @@ void kb_sum_subjects(struct ks_budget *kb)
 
 	memset(&kb->subjects, 0, sizeof(kb->subjects));
 	for (r = 0; r < CB_NR_SUBJECT_ROLES; r++)
-		add_threads(&kb->subjects, &kb->role[r]);
+		add_threads(&kb->subjects, &kb->role[r], true);
+}
+
+void kb_add(struct ks_budget *sum, const struct ks_budget *b)
+{
+	int i;
+
+	if (!b->valid)
+		return;
+	sum->valid = true;
+	sum->wall_ns += b->wall_ns;
+	for (i = 0; i < CB_NR_ROLES; i++)
+		add_threads(&sum->role[i], &b->role[i], false);
+	add_threads(&sum->subjects, &b->subjects, false);
+	sum->cpus.ncpus = b->cpus.ncpus;
+	sum->cpus.supply_ns += b->cpus.supply_ns;
+	sum->cpus.offline_cpus |= b->cpus.offline_cpus;
+	for (i = 0; i < KB_NR_CPU_LINES; i++)
+		sum->cpus.line[i] += b->cpus.line[i];
 }
 
 /* Takes up to want from *from, returns what it took. */

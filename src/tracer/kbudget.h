@@ -12,5 +12,7 @@ void kb_from_snaps(struct ks_budget *kb, const struct ks_snap *a,
 		   const struct ks_snap *b);
 /* Sums the benchmark's own roles into kb->subjects. */
 void kb_sum_subjects(struct ks_budget *kb);
+/* Adds budget b to sum, as the next stretch of time: several intervals. */
+void kb_add(struct ks_budget *sum, const struct ks_budget *b);
 
 #endif
