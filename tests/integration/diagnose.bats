@@ -52,7 +52,7 @@ show_runs() {
 }
 
 # A burner with a name never seen before in run $1 of 5: that run, and
-# no other, is slow, and the burner is its first cause.  One retry: a
+# no other after the first, is slow, and the burner is its first cause.  One retry: a
 # shared 2-core machine may disturb another run of the series too.
 burner_in_run() {
 	local k=$1 name try ok=0
@@ -61,8 +61,15 @@ burner_in_run() {
 		name=$(printf 'qx%d_%04x' "$k" $((RANDOM % 65536)))
 		series 5 "$k" hog "$name"
 		show_runs
+		# Run 1 is not asked about: on a machine that just ran
+		# another suite (its connections' TIME_WAITs), the first run
+		# of a series goes 10-30 % slower with nothing in the kernel
+		# record to name (CI, 2026-12-07: runs 1 of both tries of
+		# "run 2 of 5", 10 % and 25 % below their series, "nothing
+		# stands out"); what this test checks is the burner's run.
 		if jq -se --argjson k "$k" --arg n "$name" '
-			[.[] | select(.run and .slow) | .run] == [$k] and
+			[.[] | select(.run and .run > 1 and .slow) | .run] ==
+			[$k] and
 			(.[] | select(.run == $k) | .causes[0].kind ==
 			 "outsider_cpu" and .causes[0].task == $n and
 			 .causes[0].pid > 0)' "$F"; then

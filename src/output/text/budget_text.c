@@ -3,10 +3,12 @@
  * The time budget as text: for each role, its threads' time in percent of
  * threads x wall, on CPU, waiting to run (with what held the CPUs) and
  * blocked (with why), and gone (threads that ended early); then the CPUs'
- * time.  Compact by default, the two largest parts of each; verbose shows
- * every part that is not zero.  Lines stay under 100 columns.
+ * time.  Compact by default, one line per role with the largest part of
+ * each; verbose shows every part that is not zero, wrapped.  Lines stay
+ * under 100 columns.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,8 +29,38 @@ static int by_ns(const void *x, const void *y)
 	return (a < b) - (a > b);
 }
 
-/* ", name N.N" for the largest parts of at least 0.1 % of whole. */
-static void print_parts(FILE *f, struct part *p, int n, int max,
+/* Text under 100 columns: words wrap to an indented next line. */
+struct col {
+	FILE *f;
+	int col;
+};
+
+static void put(struct col *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void put(struct col *c, const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (c->col + n > 98 && c->col > 16) {
+		fprintf(c->f, "\n%16s", "");
+		c->col = 16;
+		/* A wrapped part starts at its word, not its separator. */
+		if (buf[0] == ' ')
+			memmove(buf, buf + 1, strlen(buf));
+	}
+	c->col += fprintf(c->f, "%s", buf);
+}
+
+/* " (name N.N, ...)" for the largest parts of at least 0.1 % of whole. */
+static void print_parts(struct col *c, struct part *p, int n, int max,
 			double whole)
 {
 	int i, shown = 0;
@@ -37,12 +69,13 @@ static void print_parts(FILE *f, struct part *p, int n, int max,
 	for (i = 0; i < n && shown < max; i++) {
 		if (100.0 * p[i].ns / whole < 0.1)
 			break;
-		fprintf(f, "%s%s %.1f", shown ? ", " : " (", p[i].name,
-			100.0 * p[i].ns / whole);
+		put(c, "%s%s %.1f%s", shown ? " " : " (", p[i].name,
+		    100.0 * p[i].ns / whole,
+		    i + 1 < n && shown + 1 < max &&
+				    100.0 * p[i + 1].ns / whole >= 0.1 ?
+			    "," : ")");
 		shown++;
 	}
-	if (shown)
-		fputc(')', f);
 }
 
 static void print_role(FILE *f, const char *name, const struct kb_threads *t,
@@ -50,22 +83,22 @@ static void print_role(FILE *f, const char *name, const struct kb_threads *t,
 {
 	struct part p[CB_NR_HOLDERS + CB_NR_BLOCKS + 1];
 	double whole = t->total_ns ? (double)t->total_ns : 1;
-	int max = verbose ? 99 : 2, i, n = 0;
+	int max = verbose ? 99 : 1, i, n = 0;
+	struct col c = { f, 0 };
 
-	fprintf(f, "  %-9s %4" PRIu64 " thr: cpu %.1f%% | wait %.1f%%", name,
-		t->threads, 100.0 * t->oncpu_ns / whole,
-		100.0 * t->wait_ns / whole);
+	put(&c, "  %-9s %4" PRIu64 ": cpu %.1f", name, t->threads,
+	    100.0 * t->oncpu_ns / whole);
+	put(&c, " | wait %.1f", 100.0 * t->wait_ns / whole);
 	for (i = 0; i < CB_NR_HOLDERS; i++)
 		p[n++] = (struct part){ kb_holder_name(i), t->wait_by[i] };
 	p[n++] = (struct part){ "unknown", t->wait_unknown_ns };
-	print_parts(f, p, n, max, whole);
-	if (verbose)
-		fprintf(f, "\n %14s", "");
-	fprintf(f, " | blocked %.1f%%", 100.0 * t->blocked_ns / whole);
+	print_parts(&c, p, n, max, whole);
+	put(&c, " | blocked %.1f", 100.0 * t->blocked_ns / whole);
 	for (i = 0, n = 0; i < CB_NR_BLOCKS; i++)
 		p[n++] = (struct part){ kb_block_names[i], t->blocked_by[i] };
-	print_parts(f, p, n, max, whole);
-	fprintf(f, " | gone %.1f%%\n", 100.0 * (double)t->gone_ns / whole);
+	print_parts(&c, p, n, max, whole);
+	put(&c, " | gone %.1f", 100.0 * (double)t->gone_ns / whole);
+	fputc('\n', f);
 }
 
 void budget_print_text(FILE *f, const struct ks_budget *b, bool verbose)
@@ -76,9 +109,10 @@ void budget_print_text(FILE *f, const struct ks_budget *b, bool verbose)
 
 	if (!b || !b->valid)
 		return;
-	fprintf(f, "  budget  : %% of threads x wall (thr), largest parts; "
-		"cpus %% of %" PRIu64 " x %.2fs\n", b->cpus.ncpus,
-		b->wall_ns / 1e9);
+	fprintf(f, "  budget  : %% of threads x wall per role, %s; "
+		"cpus: %% of %" PRIu64 " x %.2fs\n",
+		verbose ? "every part" : "the largest part (-v: all)",
+		b->cpus.ncpus, b->wall_ns / 1e9);
 	for (r = 0; r < CB_NR_ROLES; r++)
 		if (b->role[r].threads)
 			print_role(f, role_name(r), &b->role[r], verbose);
