@@ -122,7 +122,10 @@ EOF
 	check 'all(abs(t["oncpu_ns"] + t["wait_ns"] + t["blocked_ns"] +
 		t["gone_ns"] - t["total_ns"]) <= 0.01 * t["total_ns"] + 1
 		for t in k["budget"]["threads"].values())'
-	check 'k["budget"]["threads"]["cli_rcv"]["threads"] == 200'
+	# Every worker is in: 800 of them (a thread not yet named when the
+	# run starts, as under sanitizers, counts as "other" until it is).
+	check 'k["budget"]["threads"]["subjects"]["threads"] >= 800 and
+		k["budget"]["threads"]["cli_rcv"]["threads"] <= 200'
 	# Gone is time after a thread ended, never time counted twice: it
 	# cannot go below zero beyond the tracer's error.
 	check 'all(t["gone_ns"] >= -0.02 * t["total_ns"] - 1
