@@ -127,9 +127,10 @@ EOF
 	check 'k["budget"]["threads"]["subjects"]["threads"] >= 800 and
 		k["budget"]["threads"]["cli_rcv"]["threads"] <= 200'
 	# Gone is time after a thread ended, never time counted twice: it
-	# cannot go below zero beyond the tracer's error.
-	check 'all(t["gone_ns"] >= -0.02 * t["total_ns"] - 1
-		for t in k["budget"]["threads"].values())'
+	# cannot go below zero beyond the tracer's error (per role it can:
+	# a thread named after the run began moves from other to its role).
+	check 'k["budget"]["threads"]["subjects"]["gone_ns"] >=
+		-0.02 * k["budget"]["threads"]["subjects"]["total_ns"]'
 	# Receivers sleep in receive calls, and wait behind our own threads.
 	check 'k["budget"]["threads"]["cli_rcv"]["blocked_by"].get(
 		"sock_recv", 0) >= 0.8 * k["budget"]["threads"]["cli_rcv"][
