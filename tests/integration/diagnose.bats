@@ -134,14 +134,17 @@ name_of() {
 }
 
 # A CPU quota of 40 % of one CPU on $2 during run $1: that run, and no
-# other, is slow, and its first cause is the throttling of that process.
+# other after the first, is slow, and its first cause is the throttling
+# of that process.
 quota_in_run() {
 	local k=$1 who=$2 try ok=0
 	no_sanitizer
 	for try in 1 2; do
 		series_at "$k" quota "$who"
+		# Not run 1: see burner_in_run.
 		if jq -se --argjson k "$k" --arg p "$(name_of "$who")" '
-			[.[] | select(.run and .slow) | .run] == [$k] and
+			[.[] | select(.run and .run > 1 and .slow) | .run] ==
+			[$k] and
 			(.[] | select(.run == $k) | .causes[0].kind ==
 			 "cpu_quota" and .causes[0].task == $p)' "$F"; then
 			ok=1
