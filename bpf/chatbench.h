@@ -339,7 +339,6 @@ struct cb_open {
 	__u64 runnable_ns[CB_NR_ROLES];
 	__u64 blocked_ns[CB_NR_ROLES][CB_NR_BLOCKS];
 	__u64 threads[CB_NR_ROLES];	/* alive at the snapshot */
-	__u64 now;
 };
 
 /*
@@ -371,13 +370,9 @@ struct cb_task_slot {
 	__u8 role;
 	__u8 invol;		/* last switch-out was involuntary */
 	__u8 blocked;		/* asleep since ts_off, not yet woken */
-	__u8 stop;		/* CB_STOP_* it was switched out in */
 	__u8 reason;		/* enum cb_block, while blocked */
-	__u8 __pad[7];
+	__u8 __pad[8];
 };
-
-/* How a blocked thread was switched out: asleep, stopped, or frozen. */
-enum cb_stop_kind { CB_STOP_NONE, CB_STOP_STOPPED, CB_STOP_FROZEN };
 
 /*
  * The last stopping signal (SIGSTOP, SIGTSTP, SIGTTIN, SIGTTOU) sent to

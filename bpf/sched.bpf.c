@@ -402,9 +402,6 @@ static __always_inline void switch_out(struct task_struct *p, __u32 pid,
 		}
 		s->invol = 0;
 		s->blocked = 1;
-		s->stop = state & TASK_FROZEN ? CB_STOP_FROZEN :
-			  state & (__TASK_STOPPED | __TASK_TRACED) ?
-			  CB_STOP_STOPPED : CB_STOP_NONE;
 		s->reason = block_reason(p, state, btf);
 		s->ts_enq = 0;
 		/* Leaving this CPU to sleep: queued nowhere. */
@@ -615,19 +612,21 @@ static __always_inline int on_wakeup(struct task_struct *p, bool new,
 	if (waker && waker != target + 1)
 		rs->cross_cpu_wakeups++;
 	if (s->blocked && s->ts_off) {
+		__u8 why = s->reason < CB_NR_BLOCKS ? s->reason :
+						      CB_BLOCK_OTHER;
+
+		/* The older totals, kept for their readers, by the reason. */
 		d = now - s->ts_off;
-		if (d > 0 && s->stop == CB_STOP_STOPPED)
+		if (d > 0 && (why == CB_BLOCK_JOBCTL || why == CB_BLOCK_PTRACE))
 			rs->stopped_ns += d;
-		else if (d > 0 && s->stop == CB_STOP_FROZEN)
+		else if (d > 0 && why == CB_BLOCK_FROZEN)
 			rs->frozen_ns += d;
 		else if (d > 0)
 			rs->blocked_ns += d;
 		if (d > 0)
-			rs->blocked_by[s->reason < CB_NR_BLOCKS ? s->reason :
-				       CB_BLOCK_OTHER] += d;
+			rs->blocked_by[why] += d;
 	}
 	s->blocked = 0;
-	s->stop = CB_STOP_NONE;
 	/*
 	 * A task woken while still on its CPU (it woke itself from softirq,
 	 * or was woken before it got to schedule()) waits for nothing:
@@ -895,7 +894,6 @@ int open_spans(struct bpf_iter__task *ctx)
 	key = tid & (CB_TASK_SLOTS - 1);
 	s = bpf_map_lookup_elem(&task_slots, &key);
 	now = bpf_ktime_get_ns();
-	open_acc.now = now;
 	open_acc.threads[role]++;
 	if (!s || s->tid != tid)
 		return 0;
