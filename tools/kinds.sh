@@ -4,7 +4,10 @@
 # tools/bench-diagnosis.sh and tools/record-corpus.sh so that both provoke
 # the same thing and expect the same verdict of it.
 #
-#   kind_args KIND SERVER_PID NAME   tools/disturb.sh's arguments
+#   kind_args KIND PID NAME [PID2]   tools/disturb.sh's arguments, PID
+#                                    the process disturbed (the server's
+#                                    unless said otherwise), PID2 the
+#                                    other one (pin confines both)
 #   kind_expect KIND NAME            "cause task" of the disturbed run
 #                                    ("none -": no run slow; task "-":
 #                                    nothing to name)
@@ -24,6 +27,8 @@ kind_args() {
 	offline) echo "offline 1" ;;
 	stop) echo "stop $2" ;;
 	quota) echo "quota $2" ;;
+	sockbuf) echo "sockbuf" ;;
+	pin) echo "pin $2 ${4:-}" ;;
 	*) return 1 ;;
 	esac
 }
@@ -38,6 +43,8 @@ kind_expect() {
 	offline) echo "cpu_offline -" ;;
 	stop) echo "stopped chat_s" ;;
 	quota) echo "cpu_quota chat_s" ;;
+	sockbuf) echo "socket_backpressure -" ;;
+	pin) echo "sched_contention -" ;;
 	*) return 1 ;;
 	esac
 }
