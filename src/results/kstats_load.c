@@ -2,8 +2,9 @@
 /*
  * The inverse of kstats_to_json(): a run's "kernel" object read back from
  * a result file into a struct kstats, so that --baseline judges today's
- * runs against saved ones with exactly the arithmetic used live.  The
- * per-interval series is not read back: a baseline needs whole runs.
+ * runs against saved ones, and chatbench-judge re-judges a saved series,
+ * with exactly the arithmetic used live: every figure the analysis reads,
+ * the per-interval series included.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@ static uint64_t get_u64(const json_t *o, const char *key)
 }
 
 /* Buckets come as {lo, hi, count}; lo names the bucket exactly. */
-static void load_hist(const json_t *o, struct ks_hist *h, const char *unit)
+void ks_hist_from_json(const json_t *o, struct ks_hist *h, const char *unit)
 {
 	json_t *b = json_object_get(o, "buckets"), *e;
 	char key[16];
@@ -63,7 +64,7 @@ static void load_roles(const json_t *roles, struct kstats *k)
 		ro->offcpu_vol_ns = get_u64(o, "offcpu_vol_ns");
 		ro->offcpu_invol_ns = get_u64(o, "offcpu_invol_ns");
 		ro->stolen_ns = get_u64(o, "stolen_ns");
-		load_hist(json_object_get(o, "rq_latency"), &ro->rq_lat, "ns");
+		ks_hist_from_json(json_object_get(o, "rq_latency"), &ro->rq_lat, "ns");
 	}
 }
 
@@ -155,42 +156,137 @@ static void load_tracer(const json_t *o, struct cb_tracer *t)
 		 json_string_value(json_object_get(o, "comm")) ?: "?");
 }
 
+static void load_stealer(const json_t *o, struct ks_stealer *s)
+{
+	const char *role;
+	json_t *c;
+	size_t j;
+
+	snprintf(s->comm, sizeof(s->comm), "%s",
+		 json_string_value(json_object_get(o, "comm")) ?: "?");
+	s->pid = (pid_t)get_u64(o, "pid");
+	s->ns = get_u64(o, "ns");
+	s->is_benchmark = json_is_true(json_object_get(o, "is_benchmark"));
+	role = json_string_value(json_object_get(o, "role"));
+	s->role = role ? role_by_name(role) : -1;
+	s->sclass = class_by_name(json_string_value(json_object_get(o,
+								    "class")));
+	s->policy = json_object_get(o, "policy") ?
+		(int)json_integer_value(json_object_get(o, "policy")) : -1;
+	json_array_foreach(json_object_get(o, "cpus"), j, c)
+		if (json_integer_value(c) >= 0 && json_integer_value(c) < 64)
+			s->cpu_mask |= 1ULL << json_integer_value(c);
+}
+
 static void load_stealers(const json_t *arr, struct kstats *k)
 {
-	size_t i, j;
-	json_t *o, *c;
+	size_t i;
+	json_t *o;
 
 	json_array_foreach(arr, i, o) {
-		struct ks_stealer *s;
-		const char *role;
-
 		if (k->nr_stealers == KS_TOP_STEALERS)
 			break;
-		s = &k->stealer[k->nr_stealers++];
-		snprintf(s->comm, sizeof(s->comm), "%s",
-			 json_string_value(json_object_get(o, "comm")) ?: "?");
-		s->pid = (pid_t)get_u64(o, "pid");
-		s->ns = get_u64(o, "ns");
-		s->is_benchmark =
-			json_is_true(json_object_get(o, "is_benchmark"));
-		role = json_string_value(json_object_get(o, "role"));
-		s->role = role ? role_by_name(role) : -1;
-		s->sclass = class_by_name(json_string_value(
-			json_object_get(o, "class")));
-		s->policy = json_object_get(o, "policy") ?
-			(int)json_integer_value(json_object_get(o, "policy")) :
-			-1;
-		json_array_foreach(json_object_get(o, "cpus"), j, c)
-			if (json_integer_value(c) >= 0 &&
-			    json_integer_value(c) < 64)
-				s->cpu_mask |= 1ULL << json_integer_value(c);
+		load_stealer(o, &k->stealer[k->nr_stealers++]);
 	}
+}
+
+/*
+ * The per-interval series, which the phases and dips of a run are read
+ * from.  Corpus files drop the intervals' run-queue buckets (nothing of
+ * the verdict reads them); they load as empty.  -1 when malformed.
+ */
+static int load_intervals(const json_t *arr, struct kstats *k)
+{
+	size_t i, n = json_array_size(arr);
+	json_t *o, *e;
+
+	if (!n)
+		return 0;
+	k->interval = calloc(n, sizeof(*k->interval));
+	if (!k->interval)
+		return -1;
+	k->nr_intervals = n;
+	json_array_foreach(arr, i, o) {
+		struct ks_interval *iv = &k->interval[i];
+		json_t *tp = json_object_get(o, "throughput"), *top;
+		size_t j;
+
+		if (!json_is_object(o) || !json_is_number(tp))
+			return -1;
+		iv->start_ns = get_u64(o, "start_ns");
+		iv->duration_ns = get_u64(o, "duration_ns");
+		iv->messages = get_u64(o, "messages");
+		iv->throughput = json_number_value(tp);
+		iv->wakeups = get_u64(o, "wakeups");
+		iv->invol_switches = get_u64(o, "invol_switches");
+		iv->rq_p99_ns = get_u64(o, "rq_p99_ns");
+		iv->idle_ns = get_u64(o, "idle_ns");
+		iv->softirq_ns = get_u64(o, "softirq_ns");
+		iv->throttled_ns = get_u64(o, "throttled_ns");
+		iv->stopped_ns = get_u64(o, "stopped_ns");
+		iv->retrans_segs = get_u64(o, "retrans_segs");
+		iv->psi_mem_some_us = get_u64(o, "psi_mem_some_us");
+		json_array_foreach(json_object_get(o, "rq_buckets"), j, e)
+			iv->rq_buckets[cb_hist_bucket(get_u64(e, "lo"))] +=
+				(uint32_t)get_u64(e, "count");
+		top = json_object_get(o, "top_stealer");
+		if (json_is_object(top))
+			load_stealer(top, &iv->top);
+		if (budget_from_json(json_object_get(o, "budget"), &iv->budget))
+			return -1;
+	}
+	return 0;
+}
+
+static void load_costs(const json_t *o, struct kstats *k)
+{
+	const json_t *m = json_object_get(o, "missed");
+	const json_t *c = json_object_get(o, "bpf_cost");
+	json_t *p;
+	size_t i;
+
+	k->sock_sample_rate = (unsigned int)get_u64(json_object_get(o,
+						"sockets"), "sample_rate");
+	k->missed.stealer_map_full = get_u64(m, "stealer_map_full");
+	k->missed.slot_evictions = get_u64(m, "slot_evictions");
+	k->missed.queue_mismatch = get_u64(m, "queue_mismatch");
+	k->missed.recursion_misses = get_u64(m, "recursion_misses");
+	k->missed.lost_events = get_u64(m, "lost_events");
+	k->missed.waiters_migrated = get_u64(m, "waiters_migrated");
+	k->missed.phantom_waiters = get_u64(m, "phantom_waiters");
+	k->bpf_run_time_ns = get_u64(c, "run_time_ns");
+	k->bpf_run_cnt = get_u64(c, "run_cnt");
+	k->bpf_cpu_share = json_number_value(json_object_get(c, "cpu_share"));
+	k->bpf_timed_ns = get_u64(c, "timed_ns");
+	json_array_foreach(json_object_get(c, "programs"), i, p) {
+		struct ks_prog *pr;
+
+		if (k->nr_progs == KS_MAX_PROGS)
+			break;
+		pr = &k->prog[k->nr_progs++];
+		snprintf(pr->name, sizeof(pr->name), "%s",
+			 json_string_value(json_object_get(p, "name")) ?: "?");
+		pr->run_time_ns = get_u64(p, "run_time_ns");
+		pr->run_cnt = get_u64(p, "run_cnt");
+	}
+}
+
+/* The string is the file's: keep one of ours, not a pointer into it. */
+static const char *mode_of(const json_t *o)
+{
+	const char *m = json_string_value(json_object_get(o, "mode")) ?: "";
+
+	if (!strcmp(m, "tp_btf"))
+		return "tp_btf";
+	if (!strcmp(m, "raw_tp"))
+		return "raw_tp";
+	return "saved";
 }
 
 static void load_side(const json_t *o, struct ks_sock_side *s)
 {
 	s->data_ready = get_u64(o, "data_ready_sampled");
-	load_hist(json_object_get(o, "rq_bytes"), &s->rq_bytes, "bytes");
+	ks_hist_from_json(json_object_get(o, "rq_bytes"), &s->rq_bytes, "bytes");
 	s->rcvbuf_max = get_u64(o, "rcvbuf_max");
 	/* Files before the send-queue sampler counted sampled sends. */
 	s->sends = json_object_get(o, "sndq_samples") ?
@@ -213,7 +309,7 @@ struct kstats *kstats_from_json(const json_t *o)
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return NULL;
-	k->mode = "saved";
+	k->mode = mode_of(o);
 	k->softirq_ticks = !strcmp(json_string_value(json_object_get(o,
 				   "softirq_source")) ?: "", "ticks");
 	k->wall_ns = get_u64(o, "wall_ns");
@@ -235,7 +331,9 @@ struct kstats *kstats_from_json(const json_t *o)
 	k->sys.psi_mem_some_us = get_u64(sys, "psi_memory_some_us");
 	k->sys.allocstall = get_u64(sys, "allocstall");
 	k->sys.freq_khz = get_u64(sys, "cpu_freq_khz");
-	if (budget_from_json(json_object_get(o, "budget"), &k->budget)) {
+	load_costs(o, k);
+	if (budget_from_json(json_object_get(o, "budget"), &k->budget) ||
+	    load_intervals(json_object_get(o, "intervals"), k)) {
 		kstats_free(k);
 		return NULL;
 	}

@@ -9,8 +9,14 @@
 #include <jansson.h>
 
 struct kstats;
+struct ks_hist;
 
-/* The figures (no intervals); NULL if the object is malformed. */
+/* Every figure, intervals included; NULL if the object is malformed. */
 struct kstats *kstats_from_json(const json_t *o);
+/*
+ * A histogram as ks_hist_json() wrote it (unit: "ns", "bytes"), its
+ * percentiles recomputed from the buckets as live; empty when o is not.
+ */
+void ks_hist_from_json(const json_t *o, struct ks_hist *h, const char *unit);
 
 #endif
