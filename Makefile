@@ -84,8 +84,10 @@ MAIN_chatbench-compare := src/study/compare_main.c
 MAIN_chatbench-report := src/output/html/report_main.c
 MAIN_chatbench-hog := src/workload/hog.c
 MAIN_chatbench-stats := src/study/stats_main.c
+MAIN_chatbench-judge := src/study/judge_main.c
 MAINS := $(MAIN_chat_c) $(MAIN_chat_s) $(MAIN_chatbench-compare) \
-	$(MAIN_chatbench-report) $(MAIN_chatbench-hog) $(MAIN_chatbench-stats)
+	$(MAIN_chatbench-report) $(MAIN_chatbench-hog) $(MAIN_chatbench-stats) \
+	$(MAIN_chatbench-judge)
 LIB_SRCS := $(filter-out $(MAINS),$(SRCS))
 
 obj = $(patsubst src/%.c,$(OUT)/obj/%.o,$(1))
@@ -94,7 +96,7 @@ LIB := $(OUT)/libchatbench.a
 BINS := $(OUT)/chat_s $(OUT)/chat_c
 # Tools around the binaries and their result files (no BPF in them).
 TOOLS := $(OUT)/chatbench-compare $(OUT)/chatbench-hog \
-	$(OUT)/chatbench-report $(OUT)/chatbench-stats
+	$(OUT)/chatbench-report $(OUT)/chatbench-stats $(OUT)/chatbench-judge
 
 .PHONY: all run check check-only deps-test bench bench-diagnosis corpus overhead \
 	study-interactivity \
@@ -137,7 +139,7 @@ $(OUT)/chat_c: $(call obj,$(MAIN_chat_c)) $(LIB)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS_BPF) $(LDLIBS)
 
 $(OUT)/chat_s $(OUT)/chatbench-compare $(OUT)/chatbench-report \
-		$(OUT)/chatbench-stats: \
+		$(OUT)/chatbench-stats $(OUT)/chatbench-judge: \
 		$(OUT)/%: $$(call obj,$$(MAIN_%)) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)

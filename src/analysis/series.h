@@ -23,6 +23,13 @@
 
 struct baseline;
 
+/*
+ * The rules' version, saved with every verdict: raised whenever a change
+ * of the analysis judges a recorded series differently, so that a saved
+ * verdict says which rules made it (chatbench-judge applies today's).
+ */
+#define CHATBENCH_VERDICT_VERSION 1
+
 struct series_verdict {
 	size_t nok;		/* completed runs */
 	bool judged;		/* a reference was made: run[] is filled */

@@ -28,7 +28,9 @@
 #include "workload/client/server_info.h"
 #include "study/clients.h"
 #include "study/profile_out.h"
+#include "study/report_out.h"
 #include "study/study.h"
+#include "output/text/run_text.h"
 #include "output/text/sweep_text.h"
 #include "tracer/trace.h"
 
@@ -107,52 +109,6 @@ static struct trace *open_tracer(const struct client_opts *o,
 	}
 	snprintf(state, len, server ? "on" : "on (client only: server process not found)");
 	return t;
-}
-
-static int check_writable(const char *path, char *err, size_t len)
-{
-	FILE *f = fopen(path, "a");
-
-	if (!f) {
-		snprintf(err, len, "cannot write the report to %s: %s", path,
-			 strerror(errno));
-		return -1;
-	}
-	fclose(f);
-	return 0;
-}
-
-/* The HTML report from every line the study wrote, via the loader. */
-static int write_report(struct json_out *json, const char *json_path,
-			const char *path, char *err, size_t len)
-{
-	char tmp[] = "/tmp/chatbench-report-XXXXXX";
-	struct result_file rf;
-	int fd = mkstemp(tmp), rc = -1;
-
-	if (fd < 0) {
-		snprintf(err, len, "report: temporary file: %s",
-			 strerror(errno));
-		return -1;
-	}
-	close(fd);
-	if (json_out_save(json, tmp)) {
-		snprintf(err, len, "report: cannot save the results: %s",
-			 strerror(errno));
-		goto out;
-	}
-	if (results_load_flags(tmp, RESULTS_ALLOW_NO_SUMMARY, &rf, err, len))
-		goto out;
-	/* The page names its source: the --json file, not our temporary. */
-	free(rf.path);
-	rf.path = strdup(json_path ? json_path : "this run of chat_c");
-	rc = report_html_write(path, &rf, 1, err, len);
-	results_free(&rf);
-	if (!rc)
-		fprintf(stderr, "chat_c: report written to %s\n", path);
-out:
-	unlink(tmp);
-	return rc;
 }
 
 /* The points of the study: one, or one per value of --sweep. */
@@ -288,7 +244,7 @@ int main(int argc, char **argv)
 			text = stderr;
 	}
 	/* An unwritable report is an error now, not after the last run. */
-	if (o.report_path && check_writable(o.report_path, err, sizeof(err)))
+	if (o.report_path && report_out_check(o.report_path, err, sizeof(err)))
 		goto fail;
 	o.text = text;
 	if (o.baseline) {
@@ -376,13 +332,12 @@ int main(int argc, char **argv)
 		sweep_print(text, series, done, o.slo_ms);
 	/* After the results: the original's lines come first. */
 	if (!o.quiet)
-		fprintf(text, "Placement          : client cpus %s%s%s; server model %s, cpus %s%s\n",
-			io.client_cpus, o.pin ? " (pinned)" : "",
-			o.nodelay ? ", TCP_NODELAY" : "",
-			io.server.model, io.server.cpus,
-			io.server.pin ? " (pinned)" : "");
-	if (o.report_path && write_report(json, o.json_path, o.report_path,
-					  err, sizeof(err))) {
+		out_text_placement(text, io.client_cpus, o.pin, o.nodelay,
+				   io.server.model, io.server.cpus,
+				   io.server.pin);
+	if (o.report_path && report_out_write(json,
+			o.json_path ? o.json_path : "this run of chat_c",
+			o.report_path, "chat_c", err, sizeof(err))) {
 		fprintf(stderr, "chat_c: %s\n", err);
 		failed = 1;
 	}

@@ -341,7 +341,8 @@ static int report(const struct client_opts *o, struct child *c,
 	}
 	summary_compute(sums, (size_t)done, &st);
 	if (o->runs > 1)
-		out_text_summary(io->text, o, &st, (size_t)done);
+		out_text_summary(io->text, o->rooms, o->messages, &st,
+				 (size_t)done);
 	snprintf(tracing, sizeof(tracing), "in each client: %s",
 		 tracing_of(&c[0]));
 	meta.attempted = (size_t)done;

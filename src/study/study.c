@@ -91,7 +91,8 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 	}
 	series_analyse(s, io->baseline, o->slow_pct);
 	if (o->runs > 1)
-		out_text_summary(io->text, o, &s->st, s->attempted);
+		out_text_summary(io->text, s->rooms, s->messages, &s->st,
+				 s->attempted);
 	diag_print(io->text, s);
 	if (io->json)
 		diag_json_series(io->json, s);

@@ -143,12 +143,17 @@ json_t *diag_json_summary(const struct series *s)
 	size_t i, nslow = 0;
 
 	if (v->profile)
-		return json_pack("{s:s}", "reference", "own_intervals");
+		return json_pack("{s:i, s:f, s:s}",
+				 "verdict_version", CHATBENCH_VERDICT_VERSION,
+				 "slow_threshold_pct", v->pct,
+				 "reference", "own_intervals");
 	if (!v->judged)
 		return NULL;
 	for (i = 0; i < s->attempted; i++)
 		nslow += v->run[i].slow;
-	return json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:i}",
+	return json_pack("{s:i, s:f, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:i}",
+			 "verdict_version", CHATBENCH_VERDICT_VERSION,
+			 "slow_threshold_pct", v->pct,
 			 "reference", v->baseline ? "baseline" : "series",
 			 "reference_runs", (int)v->ref.n,
 			 "reference_median", v->ref.tp_median,

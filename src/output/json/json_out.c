@@ -430,6 +430,41 @@ int json_out_summary(struct json_out *j, const struct client_opts *o,
 	return finish_series(j);
 }
 
+/* What a judgement adds to a run line (output/json/diag_json.c). */
+static const char *const verdict_keys[] = {
+	"slow", "disturbed", "evidence", "causes", "loss", "phases", "dips",
+};
+
+int json_out_saved_run(struct json_out *j, const json_t *run)
+{
+	json_t *o = json_deep_copy(run);
+	size_t i;
+
+	if (!o)
+		return -1;
+	for (i = 0; i < sizeof(verdict_keys) / sizeof(verdict_keys[0]); i++)
+		json_object_del(o, verdict_keys[i]);
+	json_array_append_new(j->pending, o);
+	return j->rewrite ? emit_now(j, o) : 0;
+}
+
+int json_out_saved_summary(struct json_out *j, const json_t *summary,
+			   json_t *verdict)
+{
+	json_t *sum = json_deep_copy(summary);
+
+	if (!sum) {
+		json_decref(verdict);
+		return -1;
+	}
+	if (verdict)
+		json_object_set_new(sum, "verdict", verdict);
+	else
+		json_object_del(sum, "verdict");
+	json_array_append_new(j->pending, json_pack("{s:o}", "summary", sum));
+	return finish_series(j);
+}
+
 int json_out_close(struct json_out *j)
 {
 	size_t i;

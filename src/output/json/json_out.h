@@ -21,8 +21,11 @@
  * 3: the kernel object gains softirq_source ("ticks" by default: then
  * each CPU's softirq_ns is the kernel's tick-sampled time and its vectors
  * have counts only).
+ * 4: the summary's verdict says its verdict_version and
+ * slow_threshold_pct, so that chatbench-judge can re-judge the file as
+ * it was judged live.
  */
-#define CHATBENCH_SCHEMA_VERSION 3
+#define CHATBENCH_SCHEMA_VERSION 4
 
 struct json_out;
 
@@ -57,6 +60,15 @@ struct summary_meta {
 /* Ends the series: its summary line, and the series' lines made final. */
 int json_out_summary(struct json_out *j, const struct client_opts *o,
 		     const struct stats *s, const struct summary_meta *m);
+/*
+ * chatbench-judge: a saved run line (copied, with the verdict keys of
+ * its old judgement dropped) into the current series, and a saved
+ * summary object, whose "verdict" becomes verdict (stolen; NULL: none),
+ * to end it.
+ */
+int json_out_saved_run(struct json_out *j, const json_t *run);
+int json_out_saved_summary(struct json_out *j, const json_t *summary,
+			   json_t *verdict);
 /* 0, or -1 if anything written was lost (close/flush failure). */
 int json_out_close(struct json_out *j);
 

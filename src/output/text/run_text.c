@@ -96,11 +96,11 @@ void out_text_run(FILE *f, const struct run_result *r, bool verbose)
 	fflush(f);
 }
 
-void out_text_summary(FILE *f, const struct client_opts *o,
+void out_text_summary(FILE *f, int rooms, int messages,
 		      const struct stats *s, size_t attempted)
 {
 	fprintf(f, "\nSummary            : %zu of %zu runs completed, %d rooms x %d messages\n",
-		s->n, attempted, o->rooms, o->messages);
+		s->n, attempted, rooms, messages);
 	if (!s->n) {
 		fflush(f);
 		return;
@@ -112,4 +112,14 @@ void out_text_summary(FILE *f, const struct client_opts *o,
 	fprintf(f, "Relative spread    : %.1f %% (max-min)/avg, MAD %.1f %% of median\n",
 		100.0 * s->rel_spread, 100.0 * s->rel_mad);
 	fflush(f);
+}
+
+void out_text_placement(FILE *f, const char *client_cpus, bool client_pin,
+			bool nodelay, const char *server_model,
+			const char *server_cpus, bool server_pin)
+{
+	fprintf(f, "Placement          : client cpus %s%s%s; server model %s, cpus %s%s\n",
+		client_cpus ?: "?", client_pin ? " (pinned)" : "",
+		nodelay ? ", TCP_NODELAY" : "", server_model ?: "?",
+		server_cpus ?: "?", server_pin ? " (pinned)" : "");
 }

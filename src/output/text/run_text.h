@@ -13,7 +13,12 @@
 #include "util/stats.h"
 
 void out_text_run(FILE *f, const struct run_result *r, bool verbose);
-void out_text_summary(FILE *f, const struct client_opts *o,
+/* The series' summary: rooms x messages of its point, its statistics. */
+void out_text_summary(FILE *f, int rooms, int messages,
 		      const struct stats *s, size_t attempted);
+/* Where the processes ran: the study's last line. */
+void out_text_placement(FILE *f, const char *client_cpus, bool client_pin,
+			bool nodelay, const char *server_model,
+			const char *server_cpus, bool server_pin);
 
 #endif
