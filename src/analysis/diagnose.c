@@ -326,27 +326,6 @@ static bool nameable(enum cause_kind kind, double share, unsigned int ev)
 	}
 }
 
-/*
- * The outsider that took most CPU from the benchmark is the tracer that
- * held it in ptrace stops: its CPU time is the cost of the tracing, one
- * cause with the stops, not a second one.
- */
-static bool tracer_is_top(const struct kstats *k)
-{
-	const struct ks_stealer *top = NULL;
-	int i;
-
-	for (i = 0; i < k->nr_stealers; i++)
-		if (!k->stealer[i].is_benchmark && k->stealer[i].pid &&
-		    (!top || k->stealer[i].ns > top->ns))
-			top = &k->stealer[i];
-	if (!top)
-		return false;
-	for (i = 0; i < CB_NR_SIDES; i++)
-		if (k->tracer[i].stops && (pid_t)k->tracer[i].pid == top->pid)
-			return true;
-	return false;
-}
 
 /* The shares of the loss from the account of the time budgets. */
 static void budget_causes(const struct diag_run *run,
@@ -361,11 +340,32 @@ static void budget_causes(const struct diag_run *run,
 	for (i = 0; i < v->acct.nparts; i++) {
 		struct loss_part *p = &v->acct.part[i];
 
-		if (p->kind == CAUSE_OUTSIDER_CPU && tracer_is_top(run->k))
+		if (p->kind == CAUSE_OUTSIDER_CPU && kfigures_tracer_is_top(run->k))
 			p->kind = CAUSE_PTRACE;
 		if (nameable(p->kind, p->share, v->evidence))
 			add_share(v, p->kind, p->share);
 	}
+}
+
+/*
+ * A slow run with no figure outside the others' spread: no cause is
+ * named, but its account still says which lines grew (often the
+ * benchmark's own work, at the same count of messages: the CPUs did less
+ * per second, which no guest figure explains), all of it unexplained.
+ */
+static void account_only(const struct diag_run *run,
+			 const struct diag_ref *ref, struct diag_verdict *v)
+{
+	struct loss_pm pm;
+
+	if (!run->k || !run->k->budget.valid || !ref->pm.valid)
+		return;
+	loss_pm_of(&run->k->budget, run->k->messages, &pm);
+	loss_explain(&pm, &ref->pm, 0, &v->acct);
+	if (!v->acct.valid)
+		return;
+	v->by_budget = true;
+	v->unexplained = 1;
 }
 
 /* The shares of the loss of slow run s against r, by evidence. */
@@ -475,8 +475,12 @@ void diag_explain(const struct diag_run *run, const struct diag_ref *ref,
 	if (!v->slow)
 		return;
 	v->nothing_stands_out = true;
-	if (!v->disturbed || run->throughput <= 0)
+	if (run->throughput <= 0)
 		return;
+	if (!v->disturbed) {
+		account_only(run, ref, v);
+		return;
+	}
 	r.tp = ref->tp_median;
 	rank_causes(run, &s, &r, ref, v);
 	v->nothing_stands_out = !v->ncauses;

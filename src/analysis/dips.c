@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "analysis/dips.h"
+#include "analysis/kfigures.h"
 #include "analysis/loss.h"
 #include "tracer/kbudget.h"
 #include "util/stats.h"
@@ -108,6 +109,7 @@ static bool dip_by_budget(const struct kstats *k, size_t from, size_t to,
 	struct ks_budget sum;
 	struct loss_account a;
 	const struct loss_part *p;
+	enum cause_kind kind;
 	struct loss_pm pm;
 	char name[48], who[64] = "";
 	size_t i;
@@ -124,7 +126,12 @@ static bool dip_by_budget(const struct kstats *k, size_t from, size_t to,
 	p = &a.part[0];
 	if (p->share < 0.25)
 		return false;
-	switch (p->kind) {
+	kind = p->kind;
+	/* The tracer's CPU time is the cost of its stops, as for a run. */
+	if (kind == CAUSE_OUTSIDER_CPU &&
+	    (top ? kfigures_is_tracer(k, top->pid) : kfigures_tracer_is_top(k)))
+		kind = CAUSE_PTRACE;
+	switch (kind) {
 	case CAUSE_OUTSIDER_CPU:
 		if (!(ev & (1U << CAUSE_OUTSIDER_CPU)) && p->share < 0.5)
 			return false;
@@ -141,16 +148,16 @@ static bool dip_by_budget(const struct kstats *k, size_t from, size_t to,
 		break;
 	case CAUSE_SOFTIRQ:
 	case CAUSE_STEAL:
-		if (!(ev & (1U << p->kind)) && p->share < 0.5)
+		if (!(ev & (1U << kind)) && p->share < 0.5)
 			return false;
 		break;
 	default:
 		break;
 	}
-	d->kind = (int)p->kind;
+	d->kind = (int)kind;
 	snprintf(d->why, sizeof(d->why),
 		 "%s%s: %s at %.0f %% vs %.0f %% in the steady part (%.0f %% of the lost time)",
-		 cause_table[p->kind].words, who,
+		 cause_table[kind].words, who,
 		 loss_line_name(p->line, name, sizeof(name)),
 		 level_pct(&pm, p->line), level_pct(&st->pm, p->line),
 		 100.0 * p->share);

@@ -147,3 +147,25 @@ bool kfigures_queued_beside_idle(const struct kstats *k, uint64_t *waited)
 	}
 	return free_idle;
 }
+
+bool kfigures_is_tracer(const struct kstats *k, int pid)
+{
+	int i;
+
+	for (i = 0; pid > 0 && i < CB_NR_SIDES; i++)
+		if (k->tracer[i].stops && (int)k->tracer[i].pid == pid)
+			return true;
+	return false;
+}
+
+bool kfigures_tracer_is_top(const struct kstats *k)
+{
+	const struct ks_stealer *top = NULL;
+	int i;
+
+	for (i = 0; i < k->nr_stealers; i++)
+		if (!k->stealer[i].is_benchmark && k->stealer[i].pid &&
+		    (!top || k->stealer[i].ns > top->ns))
+			top = &k->stealer[i];
+	return top && kfigures_is_tracer(k, top->pid);
+}

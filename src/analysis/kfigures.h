@@ -69,5 +69,13 @@ void kfigures_from(const struct kstats *k, struct kfigures *f);
  * while another CPU idled for a tenth of the run or more.
  */
 bool kfigures_queued_beside_idle(const struct kstats *k, uint64_t *waited);
+/*
+ * Whether pid held chat_c or chat_s in ptrace stops during the run: the
+ * CPU such a tracer takes is the cost of its tracing, one cause with the
+ * stops (a run's or a dip's), not an outsider of its own.
+ */
+bool kfigures_is_tracer(const struct kstats *k, int pid);
+/* Whether the outsider that took most CPU from the run is such a tracer. */
+bool kfigures_tracer_is_top(const struct kstats *k);
 
 #endif
