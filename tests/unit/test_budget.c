@@ -5,13 +5,9 @@
  * softirq time is carved out of ksoftirqd first; an offline CPU's time is
  * supply lost), its JSON both ways (a budget that does not add up is
  * refused), the account of a loss (growths add up to the loss, a line
- * that shrank is no cause), and the verdict replayed on recorded series
- * with one known disturbance each (tests/data/series, made by
- * tools/record-corpus.sh): the disturbed run slow, its first cause of
- * the right kind and culprit, the named causes at least 60 % of its loss,
- * its budget's lines adding up to the measured loss within 10 %.
+ * that shrank is no cause).  The verdict on recorded series is
+ * tests/unit/test_replay.c's.
  */
-#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,10 +17,8 @@
 #include <string.h>
 #include <setjmp.h>
 #include <unistd.h>
-#include <zlib.h>
 #include <cmocka.h>
 
-#include "analysis/baseline.h"
 #include "analysis/diagnose.h"
 #include "analysis/loss.h"
 #include "output/json/budget_json.h"
@@ -245,128 +239,6 @@ static void test_loss(void **state)
 	assert_int_equal(acct.nparts, 0);
 }
 
-/* Decompresses gz into a temporary file; its path in out. */
-static int gunzip(const char *gz, char *out, size_t len)
-{
-	char buf[65536];
-	gzFile in = gzopen(gz, "rb");
-	FILE *f;
-	int fd, n;
-
-	snprintf(out, len, "/tmp/test_budget.XXXXXX");
-	fd = mkstemp(out);
-	if (!in || fd < 0)
-		return -1;
-	f = fdopen(fd, "w");
-	while ((n = gzread(in, buf, sizeof(buf))) > 0)
-		fwrite(buf, 1, (size_t)n, f);
-	gzclose(in);
-	return fclose(f) || n < 0 ? -1 : 0;
-}
-
-#define MAX_RUNS 16
-
-/* One recorded series against what was done to it. */
-static void replay(const char *dir, const char *name)
-{
-	char path[512], tmp[64], err[256], kind[32], task[32];
-	struct diag_verdict v[MAX_RUNS];
-	struct diag_run runs[MAX_RUNS];
-	struct baseline *bl;
-	struct diag_ref ref;
-	size_t n, i;
-	int target;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.expect", dir, name);
-	f = fopen(path, "r");
-	assert_non_null(f);
-	assert_int_equal(fscanf(f, "run=%d %31s %31s", &target, kind, task),
-			 3);
-	fclose(f);
-	snprintf(path, sizeof(path), "%s/%s.json.gz", dir, name);
-	assert_int_equal(gunzip(path, tmp, sizeof(tmp)), 0);
-	bl = baseline_load(tmp, err, sizeof(err));
-	unlink(tmp);
-	if (!bl)
-		fail_msg("%s: %s", name, err);
-	n = baseline_runs(bl, runs, MAX_RUNS);
-	assert_true(n >= 3);
-	for (i = 0; i < n; i++) {
-		const struct ks_budget *kb = &runs[i].k->budget;
-		int64_t sum = cpu_sum(&kb->cpus);
-
-		if (!kb->valid)
-			fail_msg("%s run %zu: no budget", name, i + 1);
-		assert_threads_add_up(&kb->subjects);
-		/* The CPU lines add up, the tracer's misses are small. */
-		assert_true(llabs(sum - (int64_t)kb->cpus.supply_ns) <=
-			    (int64_t)kb->cpus.supply_ns / 50);
-		assert_true(llabs(kb->cpus.line[KB_CPU_UNACCOUNTED]) <=
-			    (int64_t)kb->cpus.supply_ns / 50);
-	}
-	diag_judge(runs, n, 10, &ref, v);
-	for (i = 0; i < n; i++) {
-		const struct diag_verdict *r = &v[i];
-		double measured, tp_r = ref.tp_median;
-
-		if ((int)i + 1 != target || !strcmp(kind, "none")) {
-			if (r->slow)
-				fail_msg("%s: run %zu judged slow", name, i + 1);
-			continue;
-		}
-		if (!r->slow)
-			fail_msg("%s: run %zu not judged slow", name, i + 1);
-		assert_true(r->by_budget);
-		assert_true(r->ncauses > 0);
-		if (strcmp(cause_table[r->causes[0].kind].name, kind))
-			fail_msg("%s: first cause %s, want %s", name,
-				 cause_table[r->causes[0].kind].name, kind);
-		if (strcmp(task, "-") && strcmp(r->causes[0].task, task))
-			fail_msg("%s: culprit %s, want %s", name,
-				 r->causes[0].task, task);
-		/*
-		 * make bench-diagnosis asks 70 % named of a hit; one recorded
-		 * series is one draw of the VM's noise (a run in a slower
-		 * spell of the VM gets the difference unexplained), so 60.
-		 */
-		if (r->unexplained > 0.4)
-			fail_msg("%s: %.0f %% unexplained", name,
-				 100 * r->unexplained);
-		/* The lines' growths against the loss the clock measured. */
-		measured = (double)runs[i].k->budget.cpus.ncpus * 1e9 *
-			   (1 / runs[i].throughput - 1 / tp_r);
-		if (fabs(r->acct.lost_ns - measured) > 0.1 * measured)
-			fail_msg("%s: the budget lost %.0f ns/msg, the clock %.0f",
-				 name, r->acct.lost_ns, measured);
-	}
-	baseline_free(bl);
-}
-
-static void test_replay(void **state)
-{
-	const char *dir = "tests/data/series";
-	struct dirent *e;
-	int seen = 0;
-	DIR *d;
-
-	(void)state;
-	d = opendir(dir);
-	assert_non_null(d);
-	while ((e = readdir(d))) {
-		char name[128];
-		size_t len = strlen(e->d_name);
-
-		if (len < 8 || strcmp(e->d_name + len - 7, ".expect"))
-			continue;
-		snprintf(name, sizeof(name), "%.*s", (int)(len - 7), e->d_name);
-		replay(dir, name);
-		seen++;
-	}
-	closedir(d);
-	assert_true(seen >= 6);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,7 +249,6 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 		cmocka_unit_test(test_loss),
-		cmocka_unit_test(test_replay),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
