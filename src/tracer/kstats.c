@@ -12,7 +12,7 @@
 
 #include "tracer/kbudget.h"
 #include "tracer/kstats.h"
-#include "tracer/profile.h"
+#include "tracer/profile_data.h"
 #include "util/roles.h"
 
 /* Names of the kernel's softirq_to_name[], lower case. */

@@ -17,40 +17,7 @@
 #include <sys/types.h>
 
 #include "chatbench.h"
-
-/* One merged stack: value is samples (on-CPU) or nanoseconds. */
-struct prof_stack {
-	int role;		/* CB_ROLE_*, or CB_PROF_OUTSIDER */
-	int kind;		/* enum cb_prof_kind */
-	char comm[16];		/* outsiders' command name */
-	char *frames;		/* root first, ';' between, "" for none */
-	uint64_t value;
-};
-
-struct profile {
-	unsigned int hz;	/* 0: on-CPU sampling was off */
-	uint64_t samples;	/* on-CPU samples of the benchmark's threads */
-	uint64_t outsider_samples;
-	uint64_t idle_samples;
-	uint64_t lost;		/* keys not kept: the map was full */
-	uint64_t stack_errors;
-	uint64_t offcpu_ns[CB_NR_PROF_KINDS];	/* by kind, ONCPU unused */
-	uint64_t run_time_ns;	/* the profiler's programs, in the kernel */
-	uint64_t run_cnt;
-	double cpu_share;	/* of all CPUs' time during the run */
-	double expected_samples; /* hz x on-CPU s, set by the client */
-	struct prof_stack *st;
-	size_t n;
-};
-
-/* The timeline's events of one run, in the order the ring gave them. */
-struct tl_events {
-	struct cb_tl_event *ev;
-	size_t n;
-	uint64_t dropped;	/* by the ring or over the cap */
-	uint64_t start_ns;	/* the run's clock start (CLOCK_MONOTONIC) */
-	uint64_t end_ns;
-};
+#include "tracer/profile_data.h"
 
 struct profiler_opts {
 	unsigned int hz;	/* on-CPU samples per second, 0: none */
@@ -74,8 +41,5 @@ void profiler_begin(struct profiler *p);
 void profiler_end(struct profiler *p, uint64_t wall_ns,
 		  struct profile **prof, struct tl_events **tl);
 void profiler_close(struct profiler *p);
-
-void profile_free(struct profile *p);
-void tl_events_free(struct tl_events *t);
 
 #endif

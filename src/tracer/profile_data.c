@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "tracer/profile.h"
+#include "tracer/profile_data.h"
 
 void profile_free(struct profile *p)
 {

@@ -11,7 +11,7 @@
 
 #include "output/json/profile_json.h"
 #include "output/text/profile_text.h"
-#include "tracer/profile.h"
+#include "tracer/profile_data.h"
 #include "util/roles.h"
 
 static const char *kind_name(int kind)

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "output/json/profile_json.h"
-#include "tracer/profile.h"
+#include "tracer/profile_data.h"
 #include "util/roles.h"
 
 /* Bounds the file: about 150 bytes an event. */

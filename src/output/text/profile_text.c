@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "output/text/profile_text.h"
-#include "tracer/profile.h"
+#include "tracer/profile_data.h"
 #include "util/fmt.h"
 #include "util/roles.h"
 
