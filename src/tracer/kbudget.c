@@ -13,7 +13,7 @@
 
 #include "tracer/budget.h"
 #include "tracer/kbudget.h"
-#include "tracer/kstats.h"
+#include "tracer/snap_record.h"
 
 static int64_t d64(uint64_t b, uint64_t a)
 {
