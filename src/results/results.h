@@ -17,14 +17,8 @@
 #include <stdint.h>
 #include <jansson.h>
 
+#include "results/results_hist.h"
 #include "util/stats.h"
-
-/* One histogram bucket as the files store it: [lo, hi), hi open at MAX. */
-struct results_bucket {
-	uint64_t lo;
-	uint64_t hi;		/* UINT64_MAX for the open last bucket */
-	uint64_t count;
-};
 
 struct result_run {
 	size_t line;		/* 1-based line in the file */
@@ -118,23 +112,6 @@ int results_load(const char *path, struct result_file *out, char *err,
 int results_load_flags(const char *path, unsigned int flags,
 		       struct result_file *out, char *err, size_t len);
 void results_free(struct result_file *f);
-
-/*
- * Percentile p (0..100) of buckets sorted by lo, interpolated inside the
- * bucket it falls in the way ks_hist_percentile does; 0 when empty.
- */
-uint64_t results_buckets_percentile(const struct results_bucket *b, size_t n,
-				    double p);
-
-/*
- * Percentile p of the run-queue latency of the benchmark's own threads
- * (cli_snd, cli_rcv, srv_rcv, srv_snd, srv_loop) in a run's "kernel"
- * object: their histograms merged bucket by bucket, then read.  1 and
- * *out when there were samples, 0 when none, -1 with err when the object
- * is malformed.
- */
-int results_kernel_rq_percentile(const json_t *kernel, double p, uint64_t *out,
-				 char *err, size_t len);
 
 /* A per-run value for results_median; false when the run has none. */
 typedef bool (*results_value_fn)(const struct result_run *r, double *v);

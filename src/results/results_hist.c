@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "results/jfield.h"
-#include "results/results.h"
+#include "results/results_hist.h"
 #include "util/roles.h"
 #include "util/fmt.h"
 
