@@ -5,7 +5,7 @@
 #ifndef CHATBENCH_CAUSE_TEXT_H
 #define CHATBENCH_CAUSE_TEXT_H
 
-#include "analysis/diagnose.h"
+#include "analysis/verdict.h"
 
 struct kstats;
 
