@@ -22,9 +22,9 @@
 #include <stdint.h>
 
 #include "workload/server/handshake.h"
+#include "workload/server/options.h"
 #include "workload/server/run.h"
 #include "workload/server/run_ctl.h"
-#include "workload/server/server.h"
 
 enum cr_state {
 	CR_CONNECTING,	/* start message read, users being claimed */
