@@ -13,7 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "workload/client/client.h"
+#include "workload/client/options.h"
+#include "workload/client/run_record.h"
 
 struct cli_run;
 
