@@ -27,8 +27,10 @@
 
 #include "unit_util.h"
 
+#include "output/html/html_fmt.h"
 #include "output/html/report_html.h"
 #include "output/html/view.h"
+#include "output/html/view_budget.h"
 #include "results/results.h"
 
 static void test_escape(void **state)

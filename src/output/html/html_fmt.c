@@ -13,7 +13,6 @@
 #include <stdio.h>
 
 #include "output/html/html_fmt.h"
-#include "output/html/report_html.h"
 
 /* ---- escaping ---------------------------------------------------------- */
 

@@ -12,6 +12,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/*
+ * s as XML text or attribute value into dst (always NUL-terminated when
+ * len > 0): & < > " ' as entities, control characters other than tab and
+ * line breaks as '?', malformed UTF-8 as U+FFFD.  Returns the length the
+ * whole escaped string needs, like snprintf.
+ */
+size_t report_html_escape(char *dst, size_t len, const char *s);
+
 void html_esc(FILE *f, const char *s);
 
 const char *fmt_bytes(char *b, size_t n, double v);

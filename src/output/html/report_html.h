@@ -14,7 +14,7 @@
  * (column, row) pair with a non-zero count: a column is M consecutive
  * intervals of one run, M given by the heat map's data-merge attribute
  * (1 unless the group holds more intervals than the column budget), a
- * row a half octave of run-queue latency (report_hm_row).  The heat map
+ * row a half octave of run-queue latency (report_hm_row, view.h).  The heat map
  * is the svg with id "hm-N" (N numbers the groups on the page), which
  * also carries data-intervals, data-columns and data-cells.  Runs with a
  * "profile" add, per role and kind, a <div class="fg" data-role
@@ -61,19 +61,5 @@ int report_html_write(const char *path, const struct result_file *files,
 int report_html_write_opts(const char *path, const struct result_file *files,
 			   size_t nfiles, const struct report_opts *opts,
 			   char *err, size_t len);
-
-/*
- * s as XML text or attribute value into dst (always NUL-terminated when
- * len > 0): & < > " ' as entities, control characters other than tab and
- * line breaks as '?', malformed UTF-8 as U+FFFD.  Returns the length the
- * whole escaped string needs, like snprintf.
- */
-size_t report_html_escape(char *dst, size_t len, const char *s);
-
-/*
- * Heat-map row of a bucket starting at lo: two rows per octave,
- * 2 * floor(log2 lo) + (lo >= 1.5 * 2^floor(log2 lo)); lo 0 is row 0.
- */
-int report_hm_row(uint64_t lo);
 
 #endif

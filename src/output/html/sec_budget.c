@@ -24,6 +24,7 @@
 #include "output/html/html_fmt.h"
 #include "output/html/sections.h"
 #include "output/html/view.h"
+#include "output/html/view_budget.h"
 #include "util/fmt.h"
 
 #define BG_L	58.0	/* left of the bars: their names */

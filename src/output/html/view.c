@@ -17,8 +17,8 @@
 
 #include "analysis/causes.h"
 #include "output/html/html_fmt.h"
-#include "output/html/report_html.h"
 #include "output/html/view.h"
+#include "output/html/view_budget.h"
 
 /* ---- log-linear positions ---------------------------------------------- */
 

@@ -15,29 +15,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/loss.h"
+#include "output/html/jget.h"
+#include "output/html/run_view.h"
 #include "results/results.h"
-#include "tracer/budget.h"
 
 #define HM_PER_OCTAVE	2	/* heat-map rows per octave of latency */
 #define HM_NR_ROWS	(64 * HM_PER_OCTAVE)
-
-static inline const char *jstr(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
-static inline double jnum(const json_t *o, const char *key)
-{
-	return json_number_value(json_object_get(o, key));
-}
-
-static inline uint64_t ju64(const json_t *v)
-{
-	json_int_t i = json_integer_value(v);
-
-	return i > 0 ? (uint64_t)i : 0;
-}
 
 /*
  * A cause kind's words for a newcomer, from the diagnosis' one table
@@ -49,6 +32,11 @@ const char *view_cause_words(const char *kind);
 /* The log-linear scale of the kernel's histograms, k bins per octave. */
 int ll_bin(uint64_t lo, int k);
 double ll_pos(double v, int k);
+/*
+ * Heat-map row of a bucket starting at lo: two rows per octave,
+ * 2 * floor(log2 lo) + (lo >= 1.5 * 2^floor(log2 lo)); lo 0 is row 0.
+ */
+int report_hm_row(uint64_t lo);
 
 /* Histogram buckets of several runs, for their percentiles and shape. */
 struct bset {
@@ -61,54 +49,6 @@ struct bset {
 int bset_add(struct bset *s, const json_t *arr);
 uint64_t bset_pct(struct bset *s, double p);
 void bset_free(struct bset *s);
-
-/*
- * The segments of the bar of a run's threads (view_budget.c): on CPU,
- * waiting by who held the CPU (the benchmark's own threads, ksoftirqd,
- * nobody, an outsider of any class, not known), blocked by reason
- * (enum cb_block), gone.  The CPUs' bar has one per line (kb_cpu_line).
- */
-enum bt_seg {
-	BT_ONCPU,
-	BT_WAIT_OWN,
-	BT_WAIT_KSOFTIRQD,
-	BT_WAIT_IDLE,
-	BT_WAIT_OUTSIDER,
-	BT_WAIT_UNKNOWN,
-	BT_BLOCKED,		/* + enum cb_block */
-	BT_GONE = BT_BLOCKED + CB_NR_BLOCKS,
-	BT_NR
-};
-
-/* A segment's name for markup ("wait_own", "blocked_ptrace"); words. */
-const char *bt_name(int seg, char *buf, size_t len);
-const char *bt_words(int seg);
-
-struct run_budget {
-	bool valid;		/* a budget that adds up; else none drawn */
-	double thr[BT_NR];	/* thread-ns */
-	/*
-	 * A slow run's growth per message against the reference, from its
-	 * loss account: the CPU lines' (acct.grown[LL_CPU(l)]) and the
-	 * threads' segments' (their lines' summed).
-	 */
-	double thr_grown[BT_NR];
-};
-
-struct run_view {
-	const struct result_run *r;
-	const json_t *kernel;	/* NULL: untraced */
-	const json_t *intervals;
-	bool slow;
-	bool disturbed;		/* a kernel figure far outside the others' */
-	bool failed;
-	double shortfall;	/* 1 - throughput / median */
-	uint64_t span_ns;	/* its length on the time axis */
-	double x0, w;		/* its segment on the timeline */
-	struct ks_budget budget;	/* .valid false: none, or malformed */
-	struct loss_account acct;	/* a slow run's "loss", if any */
-	struct run_budget bv;
-};
 
 struct group_view {
 	const struct result_file *file;
@@ -145,12 +85,6 @@ struct dip_view {
 
 void view_dip(const json_t *d, struct dip_view *out);
 const char *view_dip_says(char *b, size_t n, const struct dip_view *d);
-
-/*
- * A run's time budget, its loss account when slow, and the segments of
- * its threads' bar, from its JSON (view_budget.c).
- */
-void view_budget(struct run_view *rv);
 
 int view_group(struct group_view *v, const struct result_file *files,
 	       size_t file, size_t group, int id);

@@ -12,7 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "output/html/view.h"
+#include "output/html/jget.h"
+#include "output/html/view_budget.h"
 #include "results/budget_load.h"
 
 static const char *const bt_words_tab[BT_BLOCKED] = {
