@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "workload/client/client.h"
+#include "workload/client/run_record.h"
 #include "util/stats.h"
 
 /* Throughput statistics of the runs that completed (ok). */

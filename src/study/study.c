@@ -51,7 +51,7 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 		if (o->runs > 1 && !o->quiet)
 			fprintf(io->text, "Run %ld of %ld\n", i + 1, o->runs);
 		fflush(io->text);
-		prog = progress_start(ctx, i + 1, o->runs,
+		prog = progress_start(client_progress, ctx, i + 1, o->runs,
 				      (uint64_t)o->rooms * (uint64_t)o->users *
 					      (uint64_t)o->messages *
 					      (uint64_t)o->users);

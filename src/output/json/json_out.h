@@ -10,7 +10,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "workload/client/client.h"
+#include "workload/client/options.h"
+#include "workload/client/run_record.h"
 #include "workload/client/server_info.h"
 #include "util/stats.h"
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The progress line is drawn by its own thread twice a second; it reads
- * the run's message counters with relaxed loads (client_progress) and so
- * costs the run nothing measurable.  It waits half a second before the
- * first draw, so short runs never show it.
+ * the run's message counters with relaxed loads (through the function the
+ * study passes, client_progress) and so costs the run nothing measurable.
+ * It waits half a second before the first draw, so short runs never show
+ * it.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -11,14 +12,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "workload/client/client.h"
 #include "output/text/progress.h"
 #include "util/timeutil.h"
 
 #define PERIOD_MS 500
 
 struct progress {
-	struct client_ctx *ctx;
+	uint64_t (*done)(void *arg);
+	void *arg;
 	long run, runs;
 	uint64_t total, start_ns;
 	pthread_t thread;
@@ -29,7 +30,7 @@ struct progress {
 
 static void draw(struct progress *p)
 {
-	uint64_t done = client_progress(p->ctx);
+	uint64_t done = p->done(p->arg);
 
 	fprintf(stderr, "\r\033[Krun %ld of %ld: %llu of %llu messages (%.0f %%), %.1f s",
 		p->run, p->runs, (unsigned long long)done,
@@ -63,8 +64,8 @@ static void *progress_main(void *arg)
 	return NULL;
 }
 
-struct progress *progress_start(struct client_ctx *ctx, long run, long runs,
-				uint64_t total)
+struct progress *progress_start(uint64_t (*done)(void *arg), void *arg,
+				long run, long runs, uint64_t total)
 {
 	struct progress *p;
 
@@ -73,7 +74,8 @@ struct progress *progress_start(struct client_ctx *ctx, long run, long runs,
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	p->ctx = ctx;
+	p->done = done;
+	p->arg = arg;
 	p->run = run;
 	p->runs = runs;
 	p->total = total;

@@ -9,12 +9,15 @@
 
 #include <stdint.h>
 
-struct client_ctx;
 struct progress;
 
-/* NULL (and no thread) when stderr is not a terminal. */
-struct progress *progress_start(struct client_ctx *ctx, long run, long runs,
-				uint64_t total);
+/*
+ * done(arg) is the count of messages so far, read twice a second from the
+ * progress thread (client_progress).  NULL (and no thread) when stderr is
+ * not a terminal.
+ */
+struct progress *progress_start(uint64_t (*done)(void *arg), void *arg,
+				long run, long runs, uint64_t total);
 /* Stops the thread and clears the line. */
 void progress_stop(struct progress *p);
 

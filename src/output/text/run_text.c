@@ -8,6 +8,7 @@
 
 #include "tracer/kstats.h"
 #include "output/text/run_text.h"
+#include "workload/client/background.h"
 #include "workload/proto.h"
 #include "util/fmt.h"
 #include "util/roles.h"

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "workload/client/client.h"
+#include "workload/client/run_record.h"
 #include "util/stats.h"
 
 void out_text_run(FILE *f, const struct run_result *r, bool verbose);
