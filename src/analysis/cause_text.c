@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analysis/cause_text.h"
-#include "tracer/kstats.h"
+#include "tracer/kstats_record.h"
 #include "util/fmt.h"
 
 /* The outsider that took the most CPU from waiting benchmark threads. */

@@ -26,7 +26,7 @@
 #include "analysis/cause_text.h"
 #include "analysis/diagnose.h"
 #include "util/stats.h"
-#include "tracer/kstats.h"
+#include "tracer/kstats_record.h"
 
 /* A figure this many robust SDs above the reference is evidence. */
 #define EVIDENCE_SDS	4.0

@@ -28,7 +28,7 @@
 #include "analysis/loss.h"
 #include "tracer/kbudget.h"
 #include "util/stats.h"
-#include "tracer/kstats.h"
+#include "tracer/kstats_record.h"
 #include "util/fmt.h"
 
 /* Within this share of the median, the rate has reached its steady level. */

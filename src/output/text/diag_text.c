@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "analysis/series.h"
+#include "analysis/series_record.h"
 #include "output/text/diag_text.h"
-#include "tracer/kstats.h"
+#include "tracer/kstats_record.h"
 #include "util/roles.h"
 #include "util/fmt.h"
 

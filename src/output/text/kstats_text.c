@@ -10,7 +10,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "tracer/kstats.h"
+#include "tracer/kstats_record.h"
 #include "util/roles.h"
 #include "util/fmt.h"
 #include "output/text/budget_text.h"

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "analysis/series.h"
+#include "analysis/series_record.h"
 #include "output/text/sweep_text.h"
 #include "util/fmt.h"
 
