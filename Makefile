@@ -215,9 +215,10 @@ format:
 clean:
 	rm -rf $(OUT)
 
-# The wire parsers under libFuzzer (clang's, with ASan and UBSan) for
-# FUZZ_SECONDS (60), after a replay of the seeds and of every input that
-# once crashed (tests/fuzz/regressions/, where a new crash is saved).
+# The wire parsers and the result loader under libFuzzer (clang's, with
+# ASan and UBSan) for FUZZ_SECONDS (60) each, after a replay of the seeds
+# and of every input that once crashed (tests/fuzz/regressions*/, where a
+# new crash is saved).
 FUZZ_SECONDS ?= 60
 .PHONY: fuzz
 fuzz:
