@@ -16,6 +16,7 @@
 #include "study/profile_out.h"
 #include "tracer/kstats.h"
 #include "tracer/profile.h"
+#include "util/safe_file.h"
 #include "workload/client/client.h"
 
 #define WINDOW_NS	1000000000ULL
@@ -30,14 +31,14 @@ int prof_out_open(struct prof_out *po, const struct client_opts *o,
 	po->tl_path = o->timeline_path;
 	po->slow_pct = o->slow_pct;
 	if (po->tl_path) {
-		FILE *f = fopen(po->tl_path, "w");
+		/* Checked, not created: it is written whole when a run ends. */
+		const char *why = safe_file_check(po->tl_path);
 
-		if (!f) {
+		if (why) {
 			snprintf(err, len, "--timeline: cannot write %s: %s",
-				 po->tl_path, strerror(errno));
+				 po->tl_path, why);
 			return -1;
 		}
-		fclose(f);
 	}
 	if (!o->profile_out)
 		return 0;
@@ -47,8 +48,13 @@ int prof_out_open(struct prof_out *po, const struct client_opts *o,
 		snprintf(err, len, "out of memory");
 		return -1;
 	}
-	po->on = fopen(po->on_path, "w");
-	po->off = po->on ? fopen(po->off_path, "w") : NULL;
+	/*
+	 * New files in place of the old, appended to as runs end (a crash
+	 * keeps the stacks so far).  Never opened through a name that is
+	 * there already: the .offcpu one is made up, not the user's.
+	 */
+	po->on = safe_file_fresh(po->on_path);
+	po->off = po->on ? safe_file_fresh(po->off_path) : NULL;
 	if (!po->off) {
 		snprintf(err, len, "--profile-out: cannot write %s: %s",
 			 po->on ? po->off_path : po->on_path, strerror(errno));

@@ -23,7 +23,10 @@ struct prof_out {
 	double slow_pct;
 };
 
-/* Opens (truncates) the files now, so that a bad path fails at once. */
+/*
+ * Makes the profile's files now (new and empty) and checks the
+ * timeline's path, so that a bad path fails at once.
+ */
 int prof_out_open(struct prof_out *po, const struct client_opts *o,
 		  char *err, size_t len);
 /* After run r: its stacks and timeline out; r's timeline is freed. */

@@ -13,17 +13,21 @@
 #include "output/json/json_out.h"
 #include "results/results.h"
 #include "study/report_out.h"
+#include "util/safe_file.h"
 
 int report_out_check(const char *path, char *err, size_t len)
 {
-	FILE *f = fopen(path, "a");
+	const char *why;
 
-	if (!f) {
+	if (!strcmp(path, "-"))
+		return 0;
+	/* Nothing created or opened: the report is written whole at the end. */
+	why = safe_file_check(path);
+	if (why) {
 		snprintf(err, len, "cannot write the report to %s: %s", path,
-			 strerror(errno));
+			 why);
 		return -1;
 	}
-	fclose(f);
 	return 0;
 }
 

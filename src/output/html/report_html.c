@@ -37,6 +37,7 @@
 #include "output/html/sections.h"
 #include "output/html/svg.h"
 #include "output/html/view.h"
+#include "util/safe_file.h"
 
 /* ---- the page ---------------------------------------------------------- */
 
@@ -307,7 +308,8 @@ int report_html_write_opts(const char *path, const struct result_file *files,
 			   char *err, size_t len)
 {
 	struct report_opts o = { 0 };
-	char *tmp = NULL, **labels = NULL;
+	struct safe_file sf = { 0 };
+	char **labels = NULL;
 	FILE *f = NULL;
 	bool to_stdout = !strcmp(path, "-");
 	int ret = -1;
@@ -327,14 +329,10 @@ int report_html_write_opts(const char *path, const struct result_file *files,
 	if (to_stdout) {
 		f = stdout;
 	} else {
-		if (asprintf(&tmp, "%s.tmp", path) < 0) {
-			tmp = NULL;
-			snprintf(err, len, "out of memory");
-			goto cleanup;
-		}
-		f = fopen(tmp, "w");
+		/* Written whole beside path, then renamed onto it. */
+		f = safe_file_open(&sf, path);
 		if (!f) {
-			snprintf(err, len, "cannot write %s: %s", tmp,
+			snprintf(err, len, "cannot write %s: %s", path,
 				 strerror(errno));
 			goto cleanup;
 		}
@@ -343,33 +341,18 @@ int report_html_write_opts(const char *path, const struct result_file *files,
 		snprintf(err, len, "out of memory");
 		goto cleanup;
 	}
-	if (fflush(f) || ferror(f)) {
-		snprintf(err, len, "writing %s: %s", to_stdout ? "stdout" : tmp,
-			 strerror(errno));
+	if (to_stdout && (fflush(f) || ferror(f))) {
+		snprintf(err, len, "writing stdout: %s", strerror(errno));
 		goto cleanup;
 	}
-	if (!to_stdout) {
-		int rc = fclose(f);
-
-		f = NULL;
-		if (rc) {
-			snprintf(err, len, "writing %s: %s", tmp,
-				 strerror(errno));
-			goto cleanup;
-		}
-		if (rename(tmp, path)) {
-			snprintf(err, len, "cannot rename %s to %s: %s", tmp,
-				 path, strerror(errno));
-			goto cleanup;
-		}
+	if (!to_stdout && safe_file_commit(&sf, NULL)) {
+		snprintf(err, len, "writing %s: %s", path, strerror(errno));
+		goto cleanup;
 	}
 	ret = 0;
 cleanup:
-	if (f && f != stdout)
-		fclose(f);
-	if (ret && tmp)
-		unlink(tmp);
-	free(tmp);
+	if (sf.f)
+		safe_file_abort(&sf);
 	for (i = 0; i < nfiles; i++)
 		free(labels[i]);
 	free(labels);

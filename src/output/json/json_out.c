@@ -24,6 +24,7 @@
 #include "workload/proto.h"
 #include "util/roles.h"
 #include "output/json/kstats_json.h"
+#include "util/safe_file.h"
 
 struct json_out {
 	FILE *f;
@@ -298,44 +299,31 @@ static int keep_pending(struct json_out *j)
 }
 
 /*
- * Everything so far into PATH.tmp, then rename: a reader or a crash sees
- * either the old file or the new one, never half of one.
+ * Everything so far into a new file beside the target, renamed onto it:
+ * a reader or a crash sees either the old file or the new one, never
+ * half of one.  The new file stays open for the next series' runs.
  */
 static int rewrite_file(struct json_out *j)
 {
-	size_t len = strlen(j->path) + 8, i;
-	char *tmp = malloc(len);
-	FILE *f = NULL;
-	int rc = -1;
+	struct safe_file sf;
+	FILE *f = safe_file_open(&sf, j->path);
+	size_t i;
 
-	if (!tmp)
-		goto out;
-	snprintf(tmp, len, "%s.tmp", j->path);
-	f = fopen(tmp, "w");
 	if (!f)
-		goto out;
-	for (i = 0; i < j->ndone; i++)
-		if (put_line(j, f, j->done[i]))
-			goto out;
-	if (fclose(f)) {
-		f = NULL;
-		goto out;
+		goto fail;
+	/* A failed write sticks to the stream: the commit reports it. */
+	for (i = 0; i < j->ndone; i++) {
+		fputs(j->done[i], f);
+		fputc('\n', f);
 	}
-	f = NULL;
-	if (rename(tmp, j->path))
-		goto out;
+	if (safe_file_commit(&sf, &f))
+		goto fail;
 	fclose(j->f);
-	j->f = fopen(j->path, "a");
-	rc = j->f ? 0 : -1;
-out:
-	if (f)
-		fclose(f);
-	if (rc && tmp)
-		unlink(tmp);
-	free(tmp);
-	if (rc)
-		j->failed = true;
-	return rc;
+	j->f = f;
+	return 0;
+fail:
+	j->failed = true;
+	return -1;
 }
 
 static int finish_series(struct json_out *j)

@@ -18,6 +18,7 @@
 #include "output/json/profile_json.h"
 #include "tracer/profile_data.h"
 #include "util/roles.h"
+#include "util/safe_file.h"
 
 /* Bounds the file: about 150 bytes an event. */
 #define TL_MAX_OUT	400000
@@ -270,6 +271,7 @@ int timeline_write(const char *path, const struct tl_events *t,
 {
 	struct tl_writer w = { .from = from_ns, .to = to_ns };
 	struct cb_tl_event *ev = NULL;
+	struct safe_file sf;
 	int rc = -1;
 
 	w.ts = calloc(NR_SLOTS, sizeof(*w.ts));
@@ -284,7 +286,8 @@ int timeline_write(const char *path, const struct tl_events *t,
 		/* Each CPU's ring writes are in order, the CPUs interleave. */
 		qsort(ev, t->n, sizeof(*ev), by_ts);
 	}
-	w.f = fopen(path, "w");
+	/* A later, slower window replaces the file whole, never half. */
+	w.f = safe_file_open(&sf, path);
 	if (!w.f) {
 		snprintf(err, len, "--timeline: cannot write %s: %s", path,
 			 strerror(errno));
@@ -300,8 +303,9 @@ int timeline_write(const char *path, const struct tl_events *t,
 		(unsigned long long)from_ns, (double)(to_ns - from_ns) / 1e9,
 		(unsigned long long)t->start_ns, t->n,
 		(unsigned long long)t->dropped, w.cut);
-	if (ferror(w.f) | fclose(w.f)) {
-		snprintf(err, len, "--timeline: writing %s failed", path);
+	if (safe_file_commit(&sf, NULL)) {
+		snprintf(err, len, "--timeline: writing %s failed: %s", path,
+			 strerror(errno));
 		goto out;
 	}
 	rc = 0;
