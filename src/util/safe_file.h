@@ -15,9 +15,9 @@
 #include <stdio.h>
 
 struct safe_file {
-	FILE *f;	/* write here */
-	char *path;	/* the target */
-	char *tmp;	/* the temporary: DIR/.NAME.XXXXXX */
+	FILE *f;    /* write here */
+	char *path; /* the target */
+	char *tmp;  /* the temporary: DIR/.NAME.XXXXXX */
 };
 
 /*
