@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Installs the Debian/Ubuntu packages chatbench needs to build and trace,
-# and with --test also those its tests use, only those that are missing.
-# Needs root (or sudo).
+# with --test also those its tests use, and with --dev those and the tools
+# for editing the code (clang-format, for make format); only those that
+# are missing.  Needs root (or sudo).
 set -euo pipefail
 
 pkgs=(make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev
 	libjansson-dev libdw-dev)
-if [ "${1:-}" = --test ]; then
+if [ "${1:-}" = --test ] || [ "${1:-}" = --dev ]; then
 	pkgs+=(libcmocka-dev bats jq bpftrace linux-perf libxml2-utils
 		python3 chromium util-linux iproute2 libclang-rt-dev)
+fi
+if [ "${1:-}" = --dev ]; then
+	pkgs+=(clang-format)
 fi
 # Debian ships bpftool on its own; Ubuntu inside linux-tools.
 if apt-cache show bpftool >/dev/null 2>&1 || ! command -v bpftool >/dev/null; then
