@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of both command lines: defaults, the original forms, errors. */
+/*
+ * Unit tests of both command lines: defaults, the original forms, errors,
+ * and the options checked against each other.
+ */
 #include <arpa/inet.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "workload/server/chat_s_opts.h"
@@ -242,6 +248,119 @@ static void test_client_open_loop(void **state)
 			 COPTS_ERROR);
 }
 
+/* The options checked against each other, whatever their order. */
+static void test_client_cross_checks(void **state)
+{
+	struct client_opts o;
+	char err[256];
+
+	(void)state;
+	/* The --local server's options are refused without --local. */
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--model", "epoll",
+				 "127.0.0.1"), COPTS_ERROR);
+	assert_non_null(strstr(err, "set up the --local server"));
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--server-pin",
+				 "127.0.0.1"), COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--server-cpus", "0",
+				 "127.0.0.1"), COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--model", "epoll",
+				 "--server-pin", "--local"), COPTS_OK);
+	assert_string_equal(o.server_model, "epoll");
+	/* --clients measures one plain run of several processes. */
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--background", "burn=1",
+				 "--clients", "2", "127.0.0.1"), COPTS_ERROR);
+	assert_non_null(strstr(err, "not supported yet"));
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--clients", "2",
+				 "--sweep", "rooms=1,2", "127.0.0.1"),
+			 COPTS_ERROR);
+	assert_non_null(strstr(err, "not with --sweep, --report or --baseline"));
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--clients", "2",
+				 "--report", "r.html", "127.0.0.1"),
+			 COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--clients", "2",
+				 "--baseline", "b.json", "127.0.0.1"),
+			 COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--clients", "2",
+				 "127.0.0.1"), COPTS_OK);
+	assert_int_equal(o.clients, 2);
+	/* --duration, like --arrival, needs a rate, given before or after. */
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--duration", "2",
+				 "127.0.0.1"), COPTS_ERROR);
+	assert_non_null(strstr(err, "--duration sizes an open-loop run"));
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--duration", "2",
+				 "--arrival", "fixed", "--rate", "100",
+				 "127.0.0.1"), COPTS_OK);
+	assert_true(o.duration_s == 2);
+	assert_int_equal(o.arrival, ARRIVAL_FIXED);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--duration", "2",
+				 "--arrival", "poisson", "--sweep",
+				 "rate=10,20", "127.0.0.1"), COPTS_OK);
+	/* --arrival fixed is refused too: given, even as the default. */
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--arrival", "fixed",
+				 "127.0.0.1"), COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--slo", "5", "--sweep",
+				 "rooms=1,2", "127.0.0.1"), COPTS_ERROR);
+	assert_non_null(strstr(err, "--slo picks a rate"));
+	/* --profile-out implies --profile at its default rate. */
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--profile-out", "p.txt",
+				 "127.0.0.1"), COPTS_OK);
+	assert_int_equal(o.profile_hz, 99);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--profile=250",
+				 "--profile-out", "p.txt", "127.0.0.1"),
+			 COPTS_OK);
+	assert_int_equal(o.profile_hz, 250);
+	/* What the tracer reads needs the tracer, in one client. */
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--profile", "--no-trace",
+				 "127.0.0.1"), COPTS_ERROR);
+	assert_non_null(strstr(err, "not with --no-trace"));
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--profile-out", "p.txt",
+				 "--no-trace", "127.0.0.1"), COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--timeline", "t.json",
+				 "--no-trace", "127.0.0.1"), COPTS_ERROR);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--timeline", "t.json",
+				 "--clients", "2", "127.0.0.1"), COPTS_ERROR);
+	assert_non_null(strstr(err, "profile one client"));
+	/* --pin alone takes every CPU the client may use. */
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "127.0.0.1"), COPTS_OK);
+	assert_false(o.have_cpus);
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--pin", "127.0.0.1"),
+			 COPTS_OK);
+	assert_true(o.have_cpus);
+	assert_true(CPU_COUNT(&o.cpus) > 0);
+	/* A positional error is named before a conflict of options. */
+	assert_int_equal(PARSE_C(&o, err, "chat_c", "--slo", "5", "127.0.0.1",
+				 "0"), COPTS_ERROR);
+	assert_non_null(strstr(err, "num_rooms"));
+}
+
+/* pool's loops: as given, else one per CPU of --cpus, else per online CPU. */
+static void test_server_pool_loops(void **state)
+{
+	struct server_opts o;
+	cpu_set_t mine;
+	char err[256], cpu[16];
+	int i;
+
+	(void)state;
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "--model", "pool=3",
+				 "127.0.0.1"), OPTS_OK);
+	assert_int_equal(o.loops, 3);
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "--model", "pool",
+				 "127.0.0.1"), OPTS_OK);
+	assert_int_equal(o.loops, sysconf(_SC_NPROCESSORS_ONLN));
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "--model", "threads",
+				 "127.0.0.1"), OPTS_OK);
+	assert_int_equal(o.loops, 0);
+	/* --cpus after --model: the count waits until both are known. */
+	assert_int_equal(sched_getaffinity(0, sizeof(mine), &mine), 0);
+	for (i = 0; !CPU_ISSET(i, &mine); i++)
+		;
+	snprintf(cpu, sizeof(cpu), "%d", i);
+	assert_int_equal(PARSE_S(&o, err, "chat_s", "--model", "pool",
+				 "--cpus", cpu, "127.0.0.1"), OPTS_OK);
+	assert_int_equal(o.loops, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,8 +369,10 @@ int main(void)
 		cmocka_unit_test(test_client_local_without_address),
 		cmocka_unit_test(test_client_errors),
 		cmocka_unit_test(test_client_open_loop),
+		cmocka_unit_test(test_client_cross_checks),
 		cmocka_unit_test(test_server_parse),
 		cmocka_unit_test(test_server_concurrency),
+		cmocka_unit_test(test_server_pool_loops),
 		cmocka_unit_test(test_parse_double),
 	};
 

@@ -282,52 +282,49 @@ static int parse_positionals(int argc, char **argv, struct client_opts *o,
 	return net_parse_addr(host, o->port, &o->addr, err, len);
 }
 
-int client_parse(int argc, char **argv, struct client_opts *o, char *err,
-		 size_t len)
-{
-	static const struct option longopts[] = {
-		{ "runs", required_argument, NULL, 'r' },
-		{ "users", required_argument, NULL, 'u' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "local", no_argument, NULL, OPT_LOCAL },
-		{ "sweep", required_argument, NULL, OPT_SWEEP },
-		{ "slow-threshold", required_argument, NULL, OPT_SLOW },
-		{ "cpus", required_argument, NULL, OPT_CPUS },
-		{ "pin", no_argument, NULL, OPT_PIN },
-		{ "model", required_argument, NULL, OPT_MODEL },
-		{ "server-cpus", required_argument, NULL, OPT_SERVER_CPUS },
-		{ "server-pin", no_argument, NULL, OPT_SERVER_PIN },
-		{ "report", required_argument, NULL, OPT_REPORT },
-		{ "pause", required_argument, NULL, OPT_PAUSE },
-		{ "baseline", required_argument, NULL, OPT_BASELINE },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "trace", no_argument, NULL, OPT_TRACE },
-		{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "server-pid", required_argument, NULL, OPT_SERVER_PID },
-		{ "clients", required_argument, NULL, OPT_CLIENTS },
-		{ "rate", required_argument, NULL, OPT_RATE },
-		{ "arrival", required_argument, NULL, OPT_ARRIVAL },
-		{ "slo", required_argument, NULL, OPT_SLO },
-		{ "sched", required_argument, NULL, OPT_SCHED },
-		{ "nice", required_argument, NULL, OPT_NICE },
-		{ "slice", required_argument, NULL, OPT_SLICE },
-		{ "background", required_argument, NULL, OPT_BACKGROUND },
-		{ "nodelay", no_argument, NULL, OPT_NODELAY },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "profile", optional_argument, NULL, OPT_PROFILE },
-		{ "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
-		{ "timeline", required_argument, NULL, OPT_TIMELINE },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
-	};
-	bool have_arrival = false;
-	long v;
-	int c;
+static const struct option longopts[] = {
+	{ "runs", required_argument, NULL, 'r' },
+	{ "users", required_argument, NULL, 'u' },
+	{ "json", required_argument, NULL, 'j' },
+	{ "local", no_argument, NULL, OPT_LOCAL },
+	{ "sweep", required_argument, NULL, OPT_SWEEP },
+	{ "slow-threshold", required_argument, NULL, OPT_SLOW },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "pin", no_argument, NULL, OPT_PIN },
+	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "server-cpus", required_argument, NULL, OPT_SERVER_CPUS },
+	{ "server-pin", no_argument, NULL, OPT_SERVER_PIN },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "pause", required_argument, NULL, OPT_PAUSE },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "trace", no_argument, NULL, OPT_TRACE },
+	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "server-pid", required_argument, NULL, OPT_SERVER_PID },
+	{ "clients", required_argument, NULL, OPT_CLIENTS },
+	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "arrival", required_argument, NULL, OPT_ARRIVAL },
+	{ "slo", required_argument, NULL, OPT_SLO },
+	{ "sched", required_argument, NULL, OPT_SCHED },
+	{ "nice", required_argument, NULL, OPT_NICE },
+	{ "slice", required_argument, NULL, OPT_SLICE },
+	{ "background", required_argument, NULL, OPT_BACKGROUND },
+	{ "nodelay", no_argument, NULL, OPT_NODELAY },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "profile", optional_argument, NULL, OPT_PROFILE },
+	{ "profile-out", required_argument, NULL, OPT_PROFILE_OUT },
+	{ "timeline", required_argument, NULL, OPT_TIMELINE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ 0 }
+};
 
+/* The original's run (10 rooms, 20 users, 100 messages), traced if we can. */
+static void client_defaults(struct client_opts *o, int argc, char **argv)
+{
 	memset(o, 0, sizeof(*o));
 	o->port = CHAT_DEFAULT_PORT;
 	o->rooms = CHAT_DEFAULT_ROOMS;
@@ -341,6 +338,67 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 	o->slow_pct = 10;
 	o->argc = argc;
 	o->argv = argv;
+}
+
+/* An output file; only --json may be '-', the others are not text. */
+static int parse_path(const char *arg, const char *name, bool dash_ok,
+		      const char **path, char *err, size_t len)
+{
+	if (!*arg || (!dash_ok && !strcmp(arg, "-"))) {
+		snprintf(err, len, "%s needs a file name", name);
+		return -1;
+	}
+	*path = arg;
+	return 0;
+}
+
+static int parse_arrival(const char *arg, struct client_opts *o, char *err,
+			 size_t len)
+{
+	if (arrival_parse(arg, &o->arrival)) {
+		snprintf(err, len, "--arrival: '%s' is not fixed or poisson",
+			 arg);
+		return -1;
+	}
+	return 0;
+}
+
+/* --profile[=HZ]: the value is optional, 99 Hz without one. */
+static int parse_profile(const char *arg, struct client_opts *o, char *err,
+			 size_t len)
+{
+	long v;
+
+	o->profile_hz = 99;
+	if (!arg)
+		return 0;
+	if (parse_long(arg, "--profile", 1, 10000, &v, err, len))
+		return -1;
+	o->profile_hz = (unsigned int)v;
+	return 0;
+}
+
+/* --sched, --nice and --slice fill one spec, each its own field. */
+static int parse_sched(int c, const char *arg, struct client_opts *o,
+		       char *err, size_t len)
+{
+	enum sched_what what = c == OPT_SCHED ? SCHED_WHAT_POLICY :
+			       c == OPT_NICE ? SCHED_WHAT_NICE :
+					       SCHED_WHAT_SLICE;
+
+	return sched_spec_parse(&o->sched, what, arg, err, len);
+}
+
+/*
+ * Each option on its own, in the order given.  have_arrival says whether
+ * --arrival was given at all: fixed, its default, is also a value.
+ */
+static int parse_options(int argc, char **argv, struct client_opts *o,
+			 bool *have_arrival, char *err, size_t len)
+{
+	long v;
+	int c;
+
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:u:j:t:i:qvhV", longopts,
@@ -359,11 +417,9 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 			o->users = (int)v;
 			break;
 		case 'j':
-			if (!*optarg) {
-				snprintf(err, len, "--json needs a file name");
+			if (parse_path(optarg, "--json", true, &o->json_path,
+				       err, len))
 				return COPTS_ERROR;
-			}
-			o->json_path = optarg;
 			break;
 		case OPT_LOCAL:
 			o->local = true;
@@ -400,11 +456,9 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 			o->pause_ms = (unsigned int)v;
 			break;
 		case OPT_REPORT:
-			if (!*optarg || !strcmp(optarg, "-")) {
-				snprintf(err, len, "--report needs a file name");
+			if (parse_path(optarg, "--report", false,
+				       &o->report_path, err, len))
 				return COPTS_ERROR;
-			}
-			o->report_path = optarg;
 			break;
 		case OPT_SWEEP:
 			if (parse_sweep(optarg, o, err, len))
@@ -447,13 +501,9 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 			o->rate = v;
 			break;
 		case OPT_ARRIVAL:
-			if (arrival_parse(optarg, &o->arrival)) {
-				snprintf(err, len,
-					 "--arrival: '%s' is not fixed or poisson",
-					 optarg);
+			if (parse_arrival(optarg, o, err, len))
 				return COPTS_ERROR;
-			}
-			have_arrival = true;
+			*have_arrival = true;
 			break;
 		case OPT_SLO:
 			if (parse_double(optarg, "--slo", 0.001, 3600000,
@@ -463,11 +513,7 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 		case OPT_SCHED:
 		case OPT_NICE:
 		case OPT_SLICE:
-			if (sched_spec_parse(&o->sched,
-					     c == OPT_SCHED ? SCHED_WHAT_POLICY :
-					     c == OPT_NICE ? SCHED_WHAT_NICE :
-							     SCHED_WHAT_SLICE,
-					     optarg, err, len))
+			if (parse_sched(c, optarg, o, err, len))
 				return COPTS_ERROR;
 			break;
 		case OPT_DURATION:
@@ -479,25 +525,18 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 			o->nodelay = true;
 			break;
 		case OPT_PROFILE:
-			o->profile_hz = 99;
-			if (optarg && parse_long(optarg, "--profile", 1, 10000,
-						 &v, err, len))
+			if (parse_profile(optarg, o, err, len))
 				return COPTS_ERROR;
-			if (optarg)
-				o->profile_hz = (unsigned int)v;
 			break;
 		case OPT_PROFILE_OUT:
-		case OPT_TIMELINE:
-			if (!*optarg || !strcmp(optarg, "-")) {
-				snprintf(err, len, "%s needs a file name",
-					 c == OPT_TIMELINE ? "--timeline" :
-					 "--profile-out");
+			if (parse_path(optarg, "--profile-out", false,
+				       &o->profile_out, err, len))
 				return COPTS_ERROR;
-			}
-			if (c == OPT_TIMELINE)
-				o->timeline_path = optarg;
-			else
-				o->profile_out = optarg;
+			break;
+		case OPT_TIMELINE:
+			if (parse_path(optarg, "--timeline", false,
+				       &o->timeline_path, err, len))
+				return COPTS_ERROR;
 			break;
 		case OPT_BACKGROUND:
 			if (bg_parse(optarg, &o->background, err, len))
@@ -521,53 +560,85 @@ int client_parse(int argc, char **argv, struct client_opts *o, char *err,
 			return COPTS_ERROR;
 		}
 	}
-	if (parse_positionals(argc, argv, o, err, len))
-		return COPTS_ERROR;
+	return COPTS_OK;
+}
+
+/* A rate sweep gives every point a rate: what the open-loop options need. */
+static bool sweeps_rate(const struct client_opts *o)
+{
+	return o->sweep_param && !strcmp(o->sweep_param, "rate");
+}
+
+/*
+ * The options against each other, once all are known, whatever their
+ * order: combinations that cannot work are refused (the first found is
+ * named), and what one option implies for another is set.
+ */
+static int cross_check(struct client_opts *o, bool have_arrival, char *err,
+		       size_t len)
+{
 	if ((o->server_model || o->server_cpus || o->server_pin) && !o->local) {
 		snprintf(err, len,
 			 "--model, --server-cpus and --server-pin set up the --local server; give them to chat_s otherwise");
-		return COPTS_ERROR;
+		return -1;
 	}
 	if (o->clients > 1 && (o->sched.any || o->background.burners)) {
 		snprintf(err, len,
 			 "--clients with --sched, --nice, --slice or --background is not supported yet: run the clients by hand");
-		return COPTS_ERROR;
+		return -1;
 	}
-	if (o->clients > 1 && (o->sweep_param || o->report_path || o->baseline)) {
+	if (o->clients > 1 &&
+	    (o->sweep_param || o->report_path || o->baseline)) {
 		snprintf(err, len,
 			 "--clients sums one run of several clients: not with --sweep, --report or --baseline");
-		return COPTS_ERROR;
+		return -1;
 	}
-	if (have_arrival && !o->rate &&
-	    !(o->sweep_param && !strcmp(o->sweep_param, "rate"))) {
+	if (have_arrival && !o->rate && !sweeps_rate(o)) {
 		snprintf(err, len,
 			 "--arrival shapes the open-loop schedule: give --rate N (or --sweep rate=...)");
-		return COPTS_ERROR;
+		return -1;
 	}
-	if (o->duration_s && !o->rate &&
-	    !(o->sweep_param && !strcmp(o->sweep_param, "rate"))) {
+	if (o->duration_s && !o->rate && !sweeps_rate(o)) {
 		snprintf(err, len,
 			 "--duration sizes an open-loop run: give --rate N (or --sweep rate=...)");
-		return COPTS_ERROR;
+		return -1;
 	}
-	if (o->slo_ms && !(o->sweep_param && !strcmp(o->sweep_param, "rate"))) {
+	if (o->slo_ms && !sweeps_rate(o)) {
 		snprintf(err, len,
 			 "--slo picks a rate out of a sweep: give --sweep rate=V1,V2,...");
-		return COPTS_ERROR;
+		return -1;
 	}
+	/* The folded stacks come from the sampler: --profile-out starts it. */
 	if (o->profile_out && !o->profile_hz)
 		o->profile_hz = 99;
 	if ((o->profile_hz || o->timeline_path) && o->trace == TRACE_OFF) {
 		snprintf(err, len,
 			 "--profile and --timeline are read by the tracer: not with --no-trace");
-		return COPTS_ERROR;
+		return -1;
 	}
 	if ((o->profile_hz || o->timeline_path) && o->clients > 1) {
 		snprintf(err, len,
 			 "--profile and --timeline profile one client: not with --clients");
-		return COPTS_ERROR;
+		return -1;
 	}
+	/* --pin alone spreads the threads over every CPU allowed. */
 	if (o->pin && !o->have_cpus && cpuset_allowed(&o->cpus) == 0)
 		o->have_cpus = true;
+	return 0;
+}
+
+int client_parse(int argc, char **argv, struct client_opts *o, char *err,
+		 size_t len)
+{
+	bool have_arrival = false;
+	int rc;
+
+	client_defaults(o, argc, argv);
+	rc = parse_options(argc, argv, o, &have_arrival, err, len);
+	if (rc != COPTS_OK)
+		return rc;
+	if (parse_positionals(argc, argv, o, err, len) ||
+	    cross_check(o, have_arrival, err, len))
+		return COPTS_ERROR;
 	return COPTS_OK;
 }

@@ -118,34 +118,31 @@ static int parse_cpus(const char *s, struct server_opts *o, char *err,
 	return 0;
 }
 
-int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
-		 size_t len)
-{
-	static const struct option longopts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{ "max-rooms", required_argument, NULL, 'R' },
-		{ "max-messages", required_argument, NULL, 'M' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "ready-fd", required_argument, NULL, 'F' },
-		{ "max-runs", required_argument, NULL, 'N' },
-		{ "exit-after", required_argument, NULL, 'X' },
-		{ "handshake-timeout", required_argument, NULL, 'H' },
-		{ "clients", required_argument, NULL, 'c' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "cpus", required_argument, NULL, 'C' },
-		{ "pin", no_argument, NULL, 'P' },
-		{ "nodelay", no_argument, NULL, 'D' },
-		{ "sched", required_argument, NULL, 'S' },
-		{ "nice", required_argument, NULL, 'n' },
-		{ "slice", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ 0 }
-	};
-	long v, port = CHAT_DEFAULT_PORT;
-	bool max_runs_set = false;
-	int c;
+static const struct option longopts[] = {
+	{ "timeout", required_argument, NULL, 't' },
+	{ "max-rooms", required_argument, NULL, 'R' },
+	{ "max-messages", required_argument, NULL, 'M' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "ready-fd", required_argument, NULL, 'F' },
+	{ "max-runs", required_argument, NULL, 'N' },
+	{ "exit-after", required_argument, NULL, 'X' },
+	{ "handshake-timeout", required_argument, NULL, 'H' },
+	{ "clients", required_argument, NULL, 'c' },
+	{ "model", required_argument, NULL, 'm' },
+	{ "cpus", required_argument, NULL, 'C' },
+	{ "pin", no_argument, NULL, 'P' },
+	{ "nodelay", no_argument, NULL, 'D' },
+	{ "sched", required_argument, NULL, 'S' },
+	{ "nice", required_argument, NULL, 'n' },
+	{ "slice", required_argument, NULL, 's' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ 0 }
+};
 
+/* Threads, the original's data plane, and the bounds it lacked. */
+static void server_defaults(struct server_opts *o)
+{
 	memset(o, 0, sizeof(*o));
 	o->timeout_ms = 30000;
 	o->caps.max_rooms = CHAT_MAX_ROOMS;
@@ -155,6 +152,29 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 	o->handshake_ms = DEFAULT_HANDSHAKE_MS;
 	o->max_runs = DEFAULT_MAX_RUNS;
 	o->clients = 1;
+}
+
+/* --sched, --nice and --slice fill one spec, each its own field. */
+static int parse_sched(int c, const char *arg, struct server_opts *o,
+		       char *err, size_t len)
+{
+	enum sched_what what = c == 'S' ? SCHED_WHAT_POLICY :
+			       c == 'n' ? SCHED_WHAT_NICE :
+					  SCHED_WHAT_SLICE;
+
+	return sched_spec_parse(&o->sched, what, arg, err, len);
+}
+
+/*
+ * Each option on its own, in the order given.  max_runs_set says whether
+ * --max-runs was given: only the default may grow to fit --clients.
+ */
+static int parse_options(int argc, char **argv, struct server_opts *o,
+			 bool *max_runs_set, char *err, size_t len)
+{
+	long v;
+	int c;
+
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":t:qhV", longopts, NULL)) != -1) {
@@ -191,7 +211,7 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 				       &v, err, len))
 				return OPTS_ERROR;
 			o->max_runs = (unsigned int)v;
-			max_runs_set = true;
+			*max_runs_set = true;
 			break;
 		case 'X':
 			if (parse_long(optarg, "--exit-after", 0, 1L << 40, &v,
@@ -228,11 +248,7 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 		case 'S':
 		case 'n':
 		case 's':
-			if (sched_spec_parse(&o->sched,
-					     c == 'S' ? SCHED_WHAT_POLICY :
-					     c == 'n' ? SCHED_WHAT_NICE :
-							SCHED_WHAT_SLICE,
-					     optarg, err, len))
+			if (parse_sched(c, optarg, o, err, len))
 				return OPTS_ERROR;
 			break;
 		case 'h':
@@ -247,33 +263,68 @@ int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
 			return OPTS_ERROR;
 		}
 	}
+	return OPTS_OK;
+}
+
+/* The original's "ip_addr [port]"; port 0 lets the kernel pick one. */
+static int parse_positionals(int argc, char **argv, struct server_opts *o,
+			     char *err, size_t len)
+{
+	long port = CHAT_DEFAULT_PORT;
+
 	if (optind >= argc) {
 		snprintf(err, len, "missing ip_addr (see --help)");
-		return OPTS_ERROR;
+		return -1;
 	}
 	if (argc - optind > 2) {
 		snprintf(err, len, "too many arguments (see --help)");
-		return OPTS_ERROR;
+		return -1;
 	}
 	if (optind + 1 < argc &&
 	    parse_long(argv[optind + 1], "port", 0, 65535, &port, err, len))
-		return OPTS_ERROR;
-	if (net_parse_addr(argv[optind], (int)port, &o->addr, err, len))
-		return OPTS_ERROR;
+		return -1;
+	return net_parse_addr(argv[optind], (int)port, &o->addr, err, len);
+}
+
+/*
+ * The options against each other, once all are known: --clients against
+ * --max-runs, and pool's loops from --cpus, which may come after --model.
+ */
+static int cross_check(struct server_opts *o, bool max_runs_set, char *err,
+		       size_t len)
+{
+	long n;
+
 	/* A group is released at once: it must fit in the runs allowed. */
 	if (o->clients > o->max_runs) {
 		if (max_runs_set) {
 			snprintf(err, len,
 				 "--clients %u needs --max-runs of at least %u, not %u",
 				 o->clients, o->clients, o->max_runs);
-			return OPTS_ERROR;
+			return -1;
 		}
 		o->max_runs = o->clients;
 	}
 	if (o->model == &srv_model_pool && !o->loops) {
-		v = o->cpus_set ? CPU_COUNT(&o->cpus) :
+		n = o->cpus_set ? CPU_COUNT(&o->cpus) :
 				  sysconf(_SC_NPROCESSORS_ONLN);
-		o->loops = v > 0 ? (unsigned int)v : 1;
+		o->loops = n > 0 ? (unsigned int)n : 1;
 	}
+	return 0;
+}
+
+int chat_s_parse(int argc, char **argv, struct server_opts *o, char *err,
+		 size_t len)
+{
+	bool max_runs_set = false;
+	int rc;
+
+	server_defaults(o);
+	rc = parse_options(argc, argv, o, &max_runs_set, err, len);
+	if (rc != OPTS_OK)
+		return rc;
+	if (parse_positionals(argc, argv, o, err, len) ||
+	    cross_check(o, max_runs_set, err, len))
+		return OPTS_ERROR;
 	return OPTS_OK;
 }
