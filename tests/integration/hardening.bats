@@ -16,20 +16,46 @@ setup() {
 	SRV_WRAP=()
 	NETNS=()
 	SLEEPERS=()
+	NOBODY_BIN=
 }
 
 teardown() {
-	local p
+	local p st=0
 	kill_sleepers
 	[ -n "${CLI_PID:-}" ] && kill -KILL "$CLI_PID" 2>/dev/null
-	stop_server_checked
+	stop_server_checked || st=$?
 	for p in "${NETNS[@]}"; do
 		ip netns del "$p" 2>/dev/null || true
 	done
+	if [ -n "$NOBODY_BIN" ]; then
+		rm -rf "$NOBODY_BIN"
+	fi
+	return "$st"
 }
 
 need_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root"
+}
+
+# The binaries the tests run as nobody, copied into a directory of their
+# own that nobody may enter: a clone under one only root may enter (/root
+# is mode 700) hides build/ from it, and prlimit, run as nobody, fails
+# with "Permission denied".  (setpriv itself still holds root's
+# capabilities when it execs, so only what nobody execs is refused.)
+# The same bytes run; CHAT_S and CHAT_C name the copies for this test.
+nobody_bins() {
+	NOBODY_BIN=$(mktemp -d)
+	chmod 755 "$NOBODY_BIN"
+	cp "$CHAT_S" "$CHAT_C" "$NOBODY_BIN/"
+	chmod 755 "$NOBODY_BIN/chat_s" "$NOBODY_BIN/chat_c"
+	CHAT_S=$NOBODY_BIN/chat_s CHAT_C=$NOBODY_BIN/chat_c
+	# A TMPDIR nobody cannot enter, or one mounted noexec, is the host's
+	# problem, not the code's: say so rather than fail further on.
+	if ! "${NOBODY[@]}" env "$CHAT_C" --version >/dev/null; then
+		echo "user nobody cannot run $CHAT_C: set TMPDIR to a" \
+			"directory it may enter, on an exec mount" >&2
+		return 1
+	fi
 }
 
 # Every line of a JSON file is whole and a successful run of $2 rooms x $3
@@ -184,6 +210,7 @@ soak() {
 
 @test "limits: a server short of descriptors refuses the run, naming RLIMIT_NOFILE and the number, then serves" {
 	need_root
+	nobody_bins
 	SRV_WRAP=("${NOBODY[@]}" prlimit --nofile=100:100)
 	launch_server 127.0.0.1 --timeout 2
 	fds0=$(srv_fds) thr0=$(srv_status Threads)
@@ -201,6 +228,7 @@ soak() {
 
 @test "limits: a server short of threads refuses the run, naming RLIMIT_NPROC and the number, then serves" {
 	need_root
+	nobody_bins
 	SRV_WRAP=("${NOBODY[@]}" prlimit --nproc=100:100)
 	launch_server 127.0.0.1 --timeout 2
 	run timeout 60 "$CHAT_C" -q --no-trace 127.0.0.1 3 10 "$SRV_PORT"
@@ -212,6 +240,7 @@ soak() {
 
 @test "limits: a client short of descriptors or threads stops before connecting, naming the limit and the number" {
 	need_root
+	nobody_bins
 	launch_server 127.0.0.1 --timeout 2
 	run timeout 60 "${NOBODY[@]}" prlimit --nofile=100:100 \
 		"$CHAT_C" -q --no-trace 127.0.0.1 5 10 "$SRV_PORT"
@@ -245,6 +274,7 @@ kill_sleepers() {
 
 @test "unprivileged: tracing off said once, the runs exact; --trace refuses with the reason" {
 	need_root
+	nobody_bins
 	launch_server 127.0.0.1 --timeout 2
 	run timeout 60 "${NOBODY[@]}" "$CHAT_C" -q -r 2 -j - 127.0.0.1 2 10 \
 		"$SRV_PORT"
@@ -264,6 +294,7 @@ kill_sleepers() {
 
 @test "limits: threads taken by the user's other tasks: the server names RLIMIT_NPROC and serves on" {
 	need_root
+	nobody_bins
 	SRV_WRAP=("${NOBODY[@]}" prlimit --nproc=100:100)
 	launch_server 127.0.0.1 --timeout 2
 	# The 80 threads of 2 rooms pass the up-front check (80 < 100),
@@ -279,6 +310,7 @@ kill_sleepers() {
 
 @test "limits: threads taken by the user's other tasks: the client names RLIMIT_NPROC" {
 	need_root
+	nobody_bins
 	launch_server 127.0.0.1 --timeout 2
 	spawn_sleepers 60
 	run timeout 60 "${NOBODY[@]}" prlimit --nproc=100:100 \
