@@ -70,6 +70,9 @@ BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUT)/%.bpf.o,$(BPF_SRCS))
 # loads.  The profiler, loaded only with --profile, stays apart.
 TRACE_PARTS := $(OUT)/sched.bpf.o $(OUT)/sock.bpf.o
 SKELS := $(OUT)/trace.skel.h $(OUT)/profile.skel.h
+# tools/disturb.sh drop's packet dropper on lo: a test harness, not the
+# tracer, so it stays out of bpf/ and of every skeleton.
+HARNESS_BPF := $(OUT)/tc_drop.bpf.o
 
 # Every C file under src/ is one object; the files that hold a main() are
 # the programs, and every other object goes into one static archive that
@@ -102,7 +105,7 @@ TOOLS := $(OUT)/chatbench-compare $(OUT)/chatbench-hog \
 	study-interactivity \
 	install clean \
 	vmlinux format tests
-all: $(BINS) $(TOOLS)
+all: $(BINS) $(TOOLS) $(HARNESS_BPF)
 
 $(OUT):
 	$(Q)mkdir -p $@
@@ -111,6 +114,11 @@ $(OUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/$(ARCH)/vmlinux.h | $(OU
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
 		-Ivmlinux/$(ARCH) -Ibpf -c $< -o $@
+
+$(OUT)/tc_drop.bpf.o: tools/tc_drop.bpf.c vmlinux/$(ARCH)/vmlinux.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(ARCH) \
+		-Ivmlinux/$(ARCH) -c $< -o $@
 
 $(OUT)/trace.bpf.o: $(TRACE_PARTS)
 	$(call msg,BPF-LINK,$@)
@@ -160,7 +168,7 @@ $(OUT)/tests/%: tests/unit/%.c $(LIB) | $(OUT)/tests
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $< $(LIB) -o $@ \
 		$(LDFLAGS) -lcmocka $(LDLIBS_BPF) $(LDLIBS)
 
-tests: $(BINS) $(TOOLS) $(UNIT_BINS)
+tests: $(BINS) $(TOOLS) $(HARNESS_BPF) $(UNIT_BINS)
 
 # The one test command: unit tests, then the loopback integration suite.
 # The test tools are installed first when missing (a no-op otherwise).
@@ -193,11 +201,11 @@ study-interactivity: $(BINS) $(TOOLS)
 
 # The verdict's hit and false-alarm rates on provoked and clean series
 # (KINDS=all: every kind of disturbance of tools/kinds.sh in turn).
-bench-diagnosis: $(BINS) $(TOOLS)
+bench-diagnosis: $(BINS) $(TOOLS) $(HARNESS_BPF)
 	$(Q)OUT=$(OUT) tools/bench-diagnosis.sh
 
 # Re-records the series the verdict's replay tests judge (tests/data/).
-corpus: $(BINS) $(TOOLS)
+corpus: $(BINS) $(TOOLS) $(HARNESS_BPF)
 	$(Q)OUT=$(OUT) tools/record-corpus.sh $(CORPUS_KINDS)
 
 install: $(BINS) $(TOOLS)

@@ -28,6 +28,10 @@
 #                                          thaw it FREEZE_FOR (0.8) s later
 #   tools/disturb.sh FILE RUN offline [CPU]
 #                                          take CPU (1; not 0) offline
+#   tools/disturb.sh FILE RUN drop         drop 5 % of the TCP segments
+#                                          with data arriving on lo (a tc
+#                                          ingress program, OUT/tc_drop.
+#                                          bpf.o): real retransmissions
 #
 # Run chat_c with --pause 400: the disturbance is then in place before
 # the run starts, and gone before the next one.  Needs root for all but
@@ -35,7 +39,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-build}
-[ $# -ge 3 ] || { sed -n '4,34p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '4,38p' "$0" >&2; exit 2; }
 file=$1 target=$2 what=$3
 shift 3
 deadline=$((SECONDS + ${TIMEOUT:-120}))
@@ -86,7 +90,7 @@ mount_of() {
 }
 
 saved_r= saved_w= hog= pins=() cg= cg_pid= cg_home= stopped=
-tracer= fz= fz_pid= fz_home= fz_state= fz_thaw= offline=
+tracer= fz= fz_pid= fz_home= fz_state= fz_thaw= offline= clsact=
 restore() {
 	# Undo everything, whatever a step before returned: under set -e
 	# a failed kill or wait (a hog killed by SIGTERM waits as 143)
@@ -95,6 +99,7 @@ restore() {
 	rm -rf "$tmpd"
 	[ -n "$offline" ] &&
 		echo 1 >/sys/devices/system/cpu/cpu"$offline"/online
+	[ -n "$clsact" ] && tc qdisc del dev lo clsact 2>/dev/null
 	[ -n "$hog" ] && kill "$hog" 2>/dev/null && wait "$hog" 2>/dev/null
 	# SIGINT makes strace detach from every thread, then exit.
 	[ -n "$tracer" ] && kill -INT "$tracer" 2>/dev/null &&
@@ -139,11 +144,19 @@ rt|offline)
 	[ "$what" = rt ] || [ "$cpu" != 0 ] ||
 		{ echo "disturb: will not take CPU 0 offline" >&2; exit 2; }
 	;;
+drop)
+	[ -f "$OUT/tc_drop.bpf.o" ] ||
+		{ echo "disturb: no $OUT/tc_drop.bpf.o (make builds it)" >&2; exit 1; }
+	command -v tc >/dev/null ||
+		{ echo "disturb: drop needs tc (apt-get install iproute2)" >&2; exit 1; }
+	! tc qdisc show dev lo | grep -q clsact ||
+		{ echo "disturb: lo already has a clsact qdisc; not touching it" >&2; exit 1; }
+	;;
 hog|sockbuf|pin|quota|stop)
 	;;
 *)
 	echo "disturb: unknown disturbance '$what' (hog, sockbuf, pin," \
-		"quota, stop, rt, ptrace, freeze, offline)" >&2
+		"quota, stop, rt, ptrace, freeze, offline, drop)" >&2
 	exit 2
 	;;
 esac
@@ -256,6 +269,15 @@ freeze)
 	echo "$fz_freeze" >"$fz/$fz_state"
 	sleep "${FREEZE_FOR:-0.8}"
 	echo "$fz_thaw" >"$fz/$fz_state"
+	;;
+drop)
+	# Ingress: a segment dropped on egress of lo is retried locally at
+	# once, one dropped on ingress is lost to the receiver, and TCP
+	# retransmits it (fast retransmit, or the timer).
+	clsact=1
+	tc qdisc add dev lo clsact
+	tc filter add dev lo ingress bpf direct-action \
+		obj "$OUT/tc_drop.bpf.o" sec tc
 	;;
 offline)
 	# Before the write: a signal right after it still brings the CPU

@@ -29,6 +29,7 @@ kind_args() {
 	quota) echo "quota $2" ;;
 	sockbuf) echo "sockbuf" ;;
 	pin) echo "pin $2 ${4:-}" ;;
+	drop) echo "drop" ;;
 	*) return 1 ;;
 	esac
 }
@@ -45,6 +46,7 @@ kind_expect() {
 	quota) echo "cpu_quota chat_s" ;;
 	sockbuf) echo "socket_backpressure -" ;;
 	pin) echo "sched_contention -" ;;
+	drop) echo "tcp_retransmits -" ;;
 	*) return 1 ;;
 	esac
 }

@@ -53,6 +53,8 @@ quota quota 3 server
 quota-client quota 2 client
 sockbuf sockbuf 3 server
 pin pin 3 server
+drop drop 3 server
+drop-r4 drop 4 server
 "
 entry() {
 	awk -v n="$1" '$1 == n { print $2, $3, $4 }' <<<"$entries"
