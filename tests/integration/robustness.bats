@@ -148,7 +148,13 @@ teardown() {
 	"$CHAT_C" -q --no-trace -r 1000 -j "$f" 127.0.0.1 2 200 "$SRV_PORT" \
 		>"$log" 2>&1 &
 	cpid=$!
-	sleep 1.5
+	# After the first run is in the file, not after a fixed time: a
+	# loaded machine may take longer than any guess for one run.
+	for i in $(seq 300); do
+		[ -s "$f" ] && break
+		sleep 0.1
+	done
+	[ -s "$f" ]
 	kill -INT $cpid
 	wait $cpid && st=0 || st=$?
 	# On failure bats shows what the client said (a sanitizer report).
