@@ -53,6 +53,23 @@ nothing_touched() {
 	[ "$(stat -c %a out.html)" = 644 ]
 }
 
+@test "chat_c --json: a link at the target is replaced, not written through; a pipe is written" {
+	ln -s victim out.json
+	run "$CHAT_C" --local -q --no-trace -r 2 -j out.json 2 20
+	echo "$output"
+	[ "$status" -eq 0 ]
+	nothing_touched
+	[ ! -L out.json ] && [ -f out.json ]
+	[ "$(jq -s '[.[] | select(.run)] | length' out.json)" -eq 2 ]
+	# Devices and pipes stay what they are: written, not replaced.
+	mkfifo pipe
+	jq -s '[.[] | select(.run)] | length' pipe >count &
+	"$CHAT_C" --local -q --no-trace -r 2 -j pipe 2 20 >/dev/null 2>&1
+	wait
+	[ "$(cat count)" -eq 2 ]
+	[ -p pipe ]
+}
+
 @test "chatbench-report -o: neither its old temporary nor a link at its target is written through" {
 	"$CHAT_C" --local -q --no-trace -r 2 -j in.json 2 20 >/dev/null 2>&1
 	ln -s victim r.html.tmp

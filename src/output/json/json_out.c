@@ -36,6 +36,21 @@ struct json_out {
 	json_t *pending;	/* run objects of the current series */
 };
 
+/*
+ * The --json target itself, written as each run ends.  A regular file,
+ * or no file, or a link to either, is replaced by a new file (a link
+ * planted in a shared folder is not written through); a device or a pipe
+ * (/dev/stdout, a FIFO, /dev/full), or a link to one, is opened as it is.
+ */
+static FILE *open_target(const char *path)
+{
+	struct stat st;
+
+	if (!stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return fopen(path, "w");
+	return safe_file_fresh(path);
+}
+
 struct json_out *json_out_open(const char *path, char *err, size_t len)
 {
 	struct json_out *j = calloc(1, sizeof(*j));
@@ -53,7 +68,7 @@ struct json_out *json_out_open(const char *path, char *err, size_t len)
 		return j;
 	}
 	j->path = strdup(path);
-	j->f = fopen(path, "w");
+	j->f = open_target(path);
 	if (!j->f || !j->path) {
 		snprintf(err, len, "cannot write JSON to %s: %s", path,
 			 strerror(errno));
