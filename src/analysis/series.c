@@ -174,13 +174,8 @@ void series_free(struct series *s)
 {
 	size_t i;
 
-	for (i = 0; s->runs && i < s->attempted; i++) {
-		kstats_free(s->runs[i].kernel);
-		free(s->runs[i].latency);
-		if (s->runs[i].open)
-			free(s->runs[i].open->rooms);
-		free(s->runs[i].open);
-	}
+	for (i = 0; s->runs && i < s->attempted; i++)
+		run_record_release(&s->runs[i]);
 	free(s->runs);
 	s->runs = NULL;
 	free(s->verdict.run);

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/series.h"
 #include "results/kstats_load.h"
 #include "results/results.h"
 #include "results/series_load.h"
@@ -133,10 +132,21 @@ static void add_missing(char *m, size_t mlen, const char *what)
 	snprintf(m + used, mlen - used, "%s%s", used ? ", " : "", what);
 }
 
-int series_from_group(const struct result_group *g, struct series *s,
-		      char *missing, size_t mlen, char *err, size_t len)
+void saved_runs_free(struct saved_runs *sr)
 {
-	bool untraced = false, no_budget = false, no_iv = false;
+	size_t i;
+
+	for (i = 0; sr->runs && i < sr->n; i++)
+		run_record_release(&sr->runs[i]);
+	free(sr->runs);
+	sr->runs = NULL;
+	sr->n = 0;
+}
+
+int saved_runs_load(const struct result_group *g, struct saved_runs *s,
+		    char *missing, size_t mlen, char *err, size_t len)
+{
+	bool no_budget = false, no_iv = false;
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
@@ -168,22 +178,20 @@ int series_from_group(const struct result_group *g, struct series *s,
 	for (i = 0; i < g->nr_runs; i++) {
 		struct run_result *r = &s->runs[i];
 
-		s->attempted++;
+		s->n++;
 		if (load_run(&g->runs[i], r, err, len)) {
-			series_free(s);
+			saved_runs_free(s);
 			return -1;
 		}
 		r->sweep_param = s->sweep_param;
 		r->sweep_value = s->sweep_value;
 		r->sweep_text = s->sweep_text;
-		if (!r->ok)
+		if (!r->ok || !r->kernel)
 			continue;
-		untraced |= !r->kernel;
-		no_budget |= r->kernel && !r->kernel->budget.valid;
-		no_iv |= r->kernel && !r->kernel->nr_intervals;
+		/* Untraced runs lack nothing: live, they had no record. */
+		no_budget |= !r->kernel->budget.valid;
+		no_iv |= !r->kernel->nr_intervals;
 	}
-	if (untraced)
-		add_missing(missing, mlen, "kernel records (untraced runs)");
 	if (no_budget)
 		add_missing(missing, mlen, "time budgets");
 	if (no_iv)

@@ -1,30 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A saved series back into the records the analysis judges: the run
- * lines of one group of a result file (src/results/results.h) as struct
- * run_result, kernel records and their intervals included, so that a
- * series saved by chat_c --json is judged by series_analyse() exactly as
- * the live series was.  The analysis then cannot tell a file from a live
- * run: one path.
+ * lines of one group of a result file (src/results/results.h) as run
+ * records (struct run_result), kernel records and their intervals
+ * included, with the point they were measured at.  Whoever judges them
+ * (chatbench-judge, the replay tests) puts them into a struct series and
+ * calls series_analyse() exactly as a live chat_c does: one path.
  */
 #ifndef CHATBENCH_SERIES_LOAD_H
 #define CHATBENCH_SERIES_LOAD_H
 
 #include <stddef.h>
 
+#include "workload/client/run_record.h"
+
 struct result_group;
-struct series;
+
+struct saved_runs {
+	int rooms, messages, users;	/* the point */
+	const char *sweep_param;	/* NULL without a sweep */
+	long sweep_value;
+	const char *sweep_text;		/* a policy of --sweep sched */
+	struct run_result *runs;	/* n entries, in file order */
+	size_t n;
+};
 
 /*
- * Fills s (zeroed first) from g: its point (rooms, messages, users, the
- * sweep) and a run per run line, in file order.  Strings point into g,
- * which must outlive s; free s with series_free().  0 on success; -1
- * with a one-line reason in err when a run line or its kernel record is
- * malformed or memory runs out.  missing gets a comma-separated list of
- * what the file lacks that the live verdict would have read ("kernel
- * records", "time budgets", "intervals"), "" when nothing.
+ * Fills out from g.  Strings point into g, which must outlive them.  0 on
+ * success (release with saved_runs_free, or hand runs over to a series,
+ * whose series_free releases them); -1 with a one-line reason in err when
+ * a run line or its kernel record is malformed or memory runs out.
+ * missing gets a comma-separated list of what the file lacks that the
+ * live verdict would have read ("time budgets", "intervals"), "" when
+ * nothing.
  */
-int series_from_group(const struct result_group *g, struct series *s,
-		      char *missing, size_t mlen, char *err, size_t len);
+int saved_runs_load(const struct result_group *g, struct saved_runs *out,
+		    char *missing, size_t mlen, char *err, size_t len);
+void saved_runs_free(struct saved_runs *sr);
 
 #endif

@@ -75,12 +75,32 @@ static int judge_json(const struct result_group *g, const struct series *s,
 				      diag_json_summary(s));
 }
 
+int judge_series_load(const struct result_group *g, struct series *s,
+		      char *missing, size_t mlen, char *err, size_t len)
+{
+	struct saved_runs sr;
+
+	memset(s, 0, sizeof(*s));
+	if (saved_runs_load(g, &sr, missing, mlen, err, len))
+		return -1;
+	/* The series owns the runs now: series_free() releases them. */
+	s->rooms = sr.rooms;
+	s->messages = sr.messages;
+	s->users = sr.users;
+	s->sweep_param = sr.sweep_param;
+	s->sweep_value = sr.sweep_value;
+	s->sweep_text = sr.sweep_text;
+	s->runs = sr.runs;
+	s->attempted = sr.n;
+	return 0;
+}
+
 static int judge_group(const struct result_group *g, struct series *s,
 		       const struct judge_opts *o, char *err, size_t len)
 {
 	char missing[160];
 
-	if (series_from_group(g, s, missing, sizeof(missing), err, len))
+	if (judge_series_load(g, s, missing, sizeof(missing), err, len))
 		return -1;
 	if (*missing)
 		fprintf(o->text, "Not in the file    : %s (judged without)\n",

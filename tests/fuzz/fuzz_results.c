@@ -2,7 +2,7 @@
 /*
  * libFuzzer target over what chatbench-judge reads: a result file of any
  * bytes, loaded by src/results/, turned into run records (kernel records,
- * budgets and intervals included) by series_from_group(), judged by
+ * budgets and intervals included) by judge_series_load(), judged by
  * series_analyse() and rendered as text and JSON.  A saved file may be
  * truncated, hand-edited or written by an older version: the loader must
  * refuse it with a reason or judge what it holds, never crash, hang or
@@ -21,6 +21,7 @@
 #include "output/text/diag_text.h"
 #include "results/results.h"
 #include "results/series_load.h"
+#include "study/judge.h"
 
 /* Like assert(), but never compiled out: NDEBUG must not blind the fuzzer. */
 #define CHECK(cond)							\
@@ -40,7 +41,7 @@ static void judge_group(const struct result_group *g)
 	struct series s;
 	json_t *v;
 
-	if (series_from_group(g, &s, missing, sizeof(missing), err,
+	if (judge_series_load(g, &s, missing, sizeof(missing), err,
 			      sizeof(err))) {
 		/* A refusal says why, in one line. */
 		CHECK(err[0] && !strchr(err, '\n'));

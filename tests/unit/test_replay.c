@@ -29,6 +29,7 @@
 #include "analysis/series.h"
 #include "results/results.h"
 #include "results/series_load.h"
+#include "study/judge.h"
 #include "tracer/kstats.h"
 
 #define CORPUS "tests/data/series"
@@ -183,7 +184,7 @@ static void replay(const char *name)
 	}
 	unlink(tmp);
 	assert_int_equal(rf.nr_groups, 1);
-	if (series_from_group(&rf.groups[0], &s, missing, sizeof(missing), err,
+	if (judge_series_load(&rf.groups[0], &s, missing, sizeof(missing), err,
 			      sizeof(err)))
 		fail_msg("%s: %s", name, err);
 	if (*missing)
@@ -260,7 +261,7 @@ static void test_truncated(void **state)
 	unlink(tmp);
 	if (rc == 0) {
 		/* Loaded: then the series must refuse or judge it whole. */
-		rc = series_from_group(&rf.groups[0], &s, missing,
+		rc = judge_series_load(&rf.groups[0], &s, missing,
 				       sizeof(missing), err, sizeof(err));
 		if (!rc)
 			series_free(&s);

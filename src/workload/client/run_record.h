@@ -63,4 +63,7 @@ struct run_result {
 	double bg_loops_per_s;
 };
 
+/* Frees what r owns (kernel record, histograms, open-loop rooms). */
+void run_record_release(struct run_result *r);
+
 #endif
