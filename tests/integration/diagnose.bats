@@ -148,10 +148,10 @@ series_at_server() {
 		((.kernel.intervals // []) | length) < 6))' "$F"
 	# By pid, not by name: another chat_c on the machine (a second
 	# test suite) is an outsider like any other.
-	jq -se '.[] | select(.slow == true) |
+	jq -se '[.[] | select(.slow == true) |
 		[.kernel.processes.client.pid, .kernel.processes.server.pid]
-		as $own | all(.causes[]? | select(.kind == "outsider_cpu");
-			      (.pid as $p | $own | index($p)) == null)' "$F"
+		as $own | .causes[]? | select(.kind == "outsider_cpu") |
+		.pid as $p | $own | index($p)] | all(. == null)' "$F"
 	echo "$output" | grep -q "^Diagnosis *: [0-4] slow of 4"
 }
 
