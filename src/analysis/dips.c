@@ -395,3 +395,62 @@ void diag_run_phases(const struct kstats *k, double pct,
 	find_dips(k, ramp, drain, &st, p);
 	free(v);
 }
+
+#define WINDOW_NS	1000000000ULL
+/* Whole intervals make the window: it may fall short by this much. */
+#define WINDOW_SLACK_NS	50000000ULL
+
+/*
+ * The slowest run of whole intervals that lasts a second, inside
+ * [lo, hi) (offsets in ns); its rate into *rate.  0 when none fits.
+ */
+static int slowest(const struct kstats *k, uint64_t lo, uint64_t hi,
+		   uint64_t *from, uint64_t *to, double *rate)
+{
+	size_t a, b;
+	int found = 0;
+
+	for (a = 0; a < k->nr_intervals; a++) {
+		uint64_t msgs = 0, dur = 0;
+
+		if (k->interval[a].start_ns < lo)
+			continue;
+		for (b = a; b < k->nr_intervals &&
+			    dur + WINDOW_SLACK_NS < WINDOW_NS; b++) {
+			const struct ks_interval *iv = &k->interval[b];
+
+			if (iv->start_ns + iv->duration_ns > hi)
+				break;
+			msgs += iv->messages;
+			dur += iv->duration_ns;
+		}
+		if (dur + WINDOW_SLACK_NS < WINDOW_NS)
+			continue;
+		if (!found || (double)msgs * 1e9 / (double)dur < *rate) {
+			*rate = (double)msgs * 1e9 / (double)dur;
+			*from = k->interval[a].start_ns;
+			*to = *from + dur;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+void diag_slowest_second(const struct kstats *k, double throughput,
+			 double pct, struct slow_window *w)
+{
+	struct run_phases ph;
+
+	w->kind = SLOW_WINDOW_RUN;
+	w->from_ns = 0;
+	w->to_ns = k->wall_ns;
+	w->rate = throughput;
+	diag_run_phases(k, pct, &ph);
+	/* The ramp and the drain are slow by nature, not by cause. */
+	if (ph.valid && slowest(k, (uint64_t)(ph.ramp_to_s * 1e9),
+				(uint64_t)(ph.drain_from_s * 1e9), &w->from_ns,
+				&w->to_ns, &w->rate))
+		w->kind = SLOW_WINDOW_STEADY;
+	else if (slowest(k, 0, k->wall_ns, &w->from_ns, &w->to_ns, &w->rate))
+		w->kind = SLOW_WINDOW_ANY;
+}

@@ -11,6 +11,7 @@
 #define CHATBENCH_DIPS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "analysis/causes.h"
 
@@ -49,5 +50,26 @@ struct run_phases {
  */
 void diag_run_phases(const struct kstats *k, double pct,
 		     struct run_phases *p);
+
+/* The window --timeline keeps of a run. */
+enum slow_window_kind {
+	SLOW_WINDOW_RUN,	/* the whole run: too short for a second */
+	SLOW_WINDOW_STEADY,	/* the slowest second of its steady part */
+	SLOW_WINDOW_ANY,	/* the slowest second, no steady part */
+};
+
+struct slow_window {
+	enum slow_window_kind kind;
+	uint64_t from_ns, to_ns;	/* offsets from the run's start */
+	double rate;			/* messages per second in it */
+};
+
+/*
+ * The slowest second (whole intervals) of a traced run's steady part,
+ * else of the whole run, else the whole run itself; throughput is the
+ * run's, pct the --slow-threshold its phases are told with.
+ */
+void diag_slowest_second(const struct kstats *k, double throughput,
+			 double pct, struct slow_window *w);
 
 #endif

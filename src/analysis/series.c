@@ -44,6 +44,8 @@ static void open_row(const struct series *s, struct sweep_row *row)
 
 		if (!s->runs[i].ok || !op)
 			continue;
+		row->rate = op->rate;
+		row->arrival = op->arrival;
 		row->offered = op->offered;
 		p50[n] = op->lat.p50;
 		p99[n] = op->lat.p99;
@@ -96,6 +98,9 @@ static void sweep_row(const struct series *s, struct sweep_row *row)
 		row->idle /= (double)nk;
 	}
 	open_row(s, row);
+	row->slo_ms = s->slo_ms;
+	row->slo_met = row->open && s->slo_ms > 0 &&
+		       (double)row->ol_p99 < s->slo_ms * 1e6;
 out:
 	free(lat);
 	free(rq);
@@ -182,4 +187,16 @@ void series_free(struct series *s)
 	free(s->verdict.phases);
 	s->verdict.run = NULL;
 	s->verdict.phases = NULL;
+}
+
+long series_slo_point(const struct series *s, size_t n)
+{
+	long best = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i].row.slo_met &&
+		    (best < 0 || s[i].sweep_value > s[best].sweep_value))
+			best = (long)i;
+	return best;
 }

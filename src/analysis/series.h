@@ -31,5 +31,10 @@ struct baseline;
 int series_analyse(struct series *s, const struct baseline *baseline,
 		   double pct);
 void series_free(struct series *s);
+/*
+ * Of the n points of a --rate sweep with an --slo, the one of the highest
+ * rate whose p99 met it; -1 when none did.
+ */
+long series_slo_point(const struct series *s, size_t n);
 
 #endif

@@ -51,8 +51,13 @@ struct sweep_row {
 	bool traced;
 	/* --rate points: medians of the open-loop figures. */
 	bool open;
+	long rate;			/* per user */
+	enum arrival arrival;
 	double offered, achieved;
 	uint64_t ol_p50, ol_p99, ol_p999;
+	/* --slo: its p99 bound (0: none) and whether this point met it. */
+	double slo_ms;
+	bool slo_met;
 };
 
 struct series {
@@ -60,6 +65,7 @@ struct series {
 	long sweep_value;
 	const char *sweep_text;		/* --sweep sched: the policy */
 	int rooms, messages, users;
+	double slo_ms;			/* --slo of a rate sweep, or 0 */
 	struct run_result *runs;	/* o->runs entries */
 	size_t attempted;
 	struct stats st;

@@ -329,7 +329,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (o.sweep_param)
-		sweep_print(text, series, done, o.slo_ms);
+		sweep_print(text, series, done);
 	/* After the results: the original's lines come first. */
 	if (!o.quiet)
 		out_text_placement(text, io.client_cpus, o.pin, o.nodelay,

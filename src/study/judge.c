@@ -105,6 +105,7 @@ static int judge_group(const struct result_group *g, struct series *s,
 	if (*missing)
 		fprintf(o->text, "Not in the file    : %s (judged without)\n",
 			missing);
+	s->slo_ms = slo_of(g);
 	series_analyse(s, o->baseline, threshold(g, o->slow_pct));
 	/* chat_c prints the summary of a series of more than one run. */
 	if (g->summary.present ? g->summary.runs_attempted > 1 :
@@ -138,7 +139,7 @@ int judge_file(const char *path, const struct judge_opts *o, char *err,
 		if (judge_group(&rf.groups[i], &series[i], o, err, len))
 			goto out;
 	if (rf.nr_groups > 1 && rf.groups[0].sweep_param)
-		sweep_print(o->text, series, done, slo_of(&rf.groups[0]));
+		sweep_print(o->text, series, done);
 	if (!o->quiet && rf.nr_groups &&
 	    rf.groups[rf.nr_groups - 1].summary.present)
 		print_placement(o->text,

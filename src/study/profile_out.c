@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Where a run's profile and timeline go besides its JSON line.  The
- * timeline's window is the slowest second of the run's steady part (the
- * start-up ramp and the drain are slow by nature, not by cause), from
- * the per-interval series; a run too short for that gives its whole
- * length.
+ * timeline's window is the one the analysis picks (diag_slowest_second():
+ * the slowest second of the run's steady part); the slowest over the
+ * runs is kept.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,10 +17,6 @@
 #include "tracer/profile.h"
 #include "util/safe_file.h"
 #include "workload/client/client.h"
-
-#define WINDOW_NS	1000000000ULL
-/* Whole intervals make the window: it may fall short by this much. */
-#define WINDOW_SLACK_NS	50000000ULL
 
 int prof_out_open(struct prof_out *po, const struct client_opts *o,
 		  char *err, size_t len)
@@ -63,59 +58,24 @@ int prof_out_open(struct prof_out *po, const struct client_opts *o,
 	return 0;
 }
 
-/*
- * The slowest run of whole intervals that lasts a second, inside
- * [lo, hi) (offsets in ns); its rate into *rate.  0 when none fits.
- */
-static int slowest(const struct kstats *k, uint64_t lo, uint64_t hi,
-		   uint64_t *from, uint64_t *to, double *rate)
-{
-	size_t a, b;
-	int found = 0;
-
-	for (a = 0; a < k->nr_intervals; a++) {
-		uint64_t msgs = 0, dur = 0;
-
-		if (k->interval[a].start_ns < lo)
-			continue;
-		for (b = a; b < k->nr_intervals &&
-			    dur + WINDOW_SLACK_NS < WINDOW_NS; b++) {
-			const struct ks_interval *iv = &k->interval[b];
-
-			if (iv->start_ns + iv->duration_ns > hi)
-				break;
-			msgs += iv->messages;
-			dur += iv->duration_ns;
-		}
-		if (dur + WINDOW_SLACK_NS < WINDOW_NS)
-			continue;
-		if (!found || (double)msgs * 1e9 / (double)dur < *rate) {
-			*rate = (double)msgs * 1e9 / (double)dur;
-			*from = k->interval[a].start_ns;
-			*to = *from + dur;
-			found = 1;
-		}
-	}
-	return found;
-}
-
 static int write_timeline(struct prof_out *po, FILE *text,
 			  struct run_result *r, char *err, size_t len)
 {
 	const struct kstats *k = r->kernel;
 	const struct tl_events *tl = k->timeline;
-	struct run_phases ph;
-	uint64_t from = 0, to = k->wall_ns;
-	double rate = r->throughput;
-	const char *what = "the whole run: too short for a steady second";
+	static const char *const what[] = {
+		[SLOW_WINDOW_RUN] = "the whole run: too short for a steady second",
+		[SLOW_WINDOW_STEADY] = "the slowest second of the steady part",
+		[SLOW_WINDOW_ANY] = "the slowest second (no steady part to choose from)",
+	};
+	struct slow_window w;
+	uint64_t from, to;
+	double rate;
 
-	diag_run_phases(k, po->slow_pct, &ph);
-	if (ph.valid && slowest(k, (uint64_t)(ph.ramp_to_s * 1e9),
-				(uint64_t)(ph.drain_from_s * 1e9), &from, &to,
-				&rate))
-		what = "the slowest second of the steady part";
-	else if (slowest(k, 0, k->wall_ns, &from, &to, &rate))
-		what = "the slowest second (no steady part to choose from)";
+	diag_slowest_second(k, r->throughput, po->slow_pct, &w);
+	from = w.from_ns;
+	to = w.to_ns;
+	rate = w.rate;
 	if (po->tl_best >= 0 && rate >= po->tl_best) {
 		fprintf(text, "Timeline           : run %d's slowest second (%.0f msg/s) is not slower than the one in %s\n",
 			r->run, rate, po->tl_path);
@@ -126,7 +86,7 @@ static int write_timeline(struct prof_out *po, FILE *text,
 		return -1;
 	po->tl_best = rate;
 	fprintf(text, "Timeline           : %.2f-%.2f s of run %d, %s (%.0f msg/s), in %s (%zu events in the run, %llu dropped)\n",
-		(double)from / 1e9, (double)to / 1e9, r->run, what, rate,
+		(double)from / 1e9, (double)to / 1e9, r->run, what[w.kind], rate,
 		po->tl_path, tl->n, (unsigned long long)tl->dropped);
 	return 0;
 }

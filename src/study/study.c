@@ -89,6 +89,7 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 		if (!r->ok)
 			break;
 	}
+	s->slo_ms = o->slo_ms;
 	series_analyse(s, io->baseline, o->slow_pct);
 	if (o->runs > 1)
 		out_text_summary(io->text, s->rooms, s->messages, &s->st,
@@ -96,6 +97,12 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 	diag_print(io->text, s);
 	if (io->json)
 		diag_json_series(io->json, s);
+	meta.rooms = o->rooms;
+	meta.messages = o->messages;
+	meta.users = o->users;
+	meta.argc = o->argc;
+	meta.argv = o->argv;
+	meta.nodelay = o->nodelay;
 	meta.attempted = s->attempted;
 	meta.trace_state = io->trace_state;
 	meta.interrupted = *io->got_signal != 0;
@@ -107,7 +114,7 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 	meta.server = &io->server;
 	meta.verdict = io->json ? diag_json_summary(s) : NULL;
 	meta.row = &s->row;
-	if (io->json && json_out_summary(io->json, o, &s->st, &meta))
+	if (io->json && json_out_summary(io->json, &s->st, &meta))
 		fprintf(stderr, "chat_c: writing JSON to %s failed\n",
 			io->json_path);
 	return s->st.n == (size_t)o->runs ? 0 : -1;

@@ -25,6 +25,7 @@
 #include "util/roles.h"
 #include "output/json/kstats_json.h"
 #include "util/safe_file.h"
+#include "workload/client/background.h"
 
 struct json_out {
 	FILE *f;
@@ -271,24 +272,24 @@ int json_out_set(struct json_out *j, size_t idx, const char *key,
 	return json_object_set_new(o, key, value);
 }
 
-static json_t *command_line(const struct client_opts *o)
+static json_t *command_line(int argc, char *const *argv)
 {
 	size_t len = 1;
+	json_t *js;
 	char *s;
 	int i;
 
-	for (i = 0; i < o->argc; i++)
-		len += strlen(o->argv[i]) + 1;
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
 	s = calloc(1, len);
 	if (!s)
 		return json_null();
-	for (i = 0; i < o->argc; i++) {
+	for (i = 0; i < argc; i++) {
 		if (i)
 			strcat(s, " ");
-		strcat(s, o->argv[i]);
+		strcat(s, argv[i]);
 	}
-	json_t *js = json_string(s);
-
+	js = json_string(s);
 	free(s);
 	return js ? js : json_null();
 }
@@ -360,27 +361,25 @@ static int finish_series(struct json_out *j)
 }
 
 /* A --rate point: medians over its runs, and its --slo, if any. */
-static json_t *open_summary_json(const struct client_opts *o,
-				 const struct sweep_row *row)
+static json_t *open_summary_json(const struct sweep_row *row)
 {
 	json_t *j = json_pack("{s:I, s:s, s:f, s:f, s:I, s:I, s:I}",
-			      "rate_per_user", (json_int_t)o->rate,
-			      "arrival", arrival_name(o->arrival),
+			      "rate_per_user", (json_int_t)row->rate,
+			      "arrival", arrival_name(row->arrival),
 			      "offered_sends_per_s", row->offered,
 			      "achieved_sends_per_s", row->achieved,
 			      "p50_ns", (json_int_t)row->ol_p50,
 			      "p99_ns", (json_int_t)row->ol_p99,
 			      "p999_ns", (json_int_t)row->ol_p999);
 
-	if (j && o->slo_ms > 0)
+	if (j && row->slo_ms > 0)
 		json_object_set_new(j, "slo", json_pack("{s:f, s:b}",
-			"p99_ms", o->slo_ms,
-			"met", (double)row->ol_p99 < o->slo_ms * 1e6));
+			"p99_ms", row->slo_ms, "met", row->slo_met));
 	return j;
 }
 
-int json_out_summary(struct json_out *j, const struct client_opts *o,
-		     const struct stats *s, const struct summary_meta *m)
+int json_out_summary(struct json_out *j, const struct stats *s,
+		     const struct summary_meta *m)
 {
 	char host[256] = "";
 	struct utsname u;
@@ -399,15 +398,15 @@ int json_out_summary(struct json_out *j, const struct client_opts *o,
 			"median", s->median,
 			"mad", s->mad,
 			"rel_spread", s->rel_spread,
-			"rooms", o->rooms,
-			"messages", o->messages,
-			"users_per_room", o->users,
+			"rooms", m->rooms,
+			"messages", m->messages,
+			"users_per_room", m->users,
 			"message_size", CHAT_MSG_SIZE,
 			"kernel_release", u.release,
 			"host", host,
 			"version", CHATBENCH_VERSION,
 			"cpus", (int)sysconf(_SC_NPROCESSORS_ONLN),
-			"command_line", command_line(o),
+			"command_line", command_line(m->argc, m->argv),
 			"tracing", m->trace_state,
 			"interrupted", m->interrupted);
 
@@ -422,11 +421,11 @@ int json_out_summary(struct json_out *j, const struct client_opts *o,
 				    sweep_json(m->sweep_param, m->sweep_value,
 					       m->sweep_text));
 	if (m->row && m->row->open)
-		json_object_set_new(sum, "open_loop", open_summary_json(o, m->row));
+		json_object_set_new(sum, "open_loop", open_summary_json(m->row));
 	json_object_set_new(sum, "placement", json_pack(
 		"{s:{s:s, s:b, s:b}, s:{s:s, s:s, s:b}}",
 		"client", "cpus", m->client_cpus, "pin", m->client_pin,
-		"nodelay", o->nodelay,
+		"nodelay", m->nodelay,
 		"server", "model", m->server->model, "cpus", m->server->cpus,
 		"pin", m->server->pin));
 	json_array_append_new(j->pending, json_pack("{s:o}", "summary", sum));

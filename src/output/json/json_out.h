@@ -10,7 +10,6 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "workload/client/options.h"
 #include "workload/client/run_record.h"
 #include "workload/client/server_info.h"
 #include "util/stats.h"
@@ -45,6 +44,10 @@ int json_out_set(struct json_out *j, size_t idx, const char *key,
 struct sweep_row;
 
 struct summary_meta {
+	int rooms, messages, users;	/* the point */
+	int argc;			/* the command line */
+	char *const *argv;
+	bool nodelay;
 	size_t attempted;
 	const char *trace_state;
 	bool interrupted;
@@ -59,8 +62,8 @@ struct summary_meta {
 };
 
 /* Ends the series: its summary line, and the series' lines made final. */
-int json_out_summary(struct json_out *j, const struct client_opts *o,
-		     const struct stats *s, const struct summary_meta *m);
+int json_out_summary(struct json_out *j, const struct stats *s,
+		     const struct summary_meta *m);
 /*
  * chatbench-judge: a saved run line (copied, with the verdict keys of
  * its old judgement dropped) into the current series, and a saved

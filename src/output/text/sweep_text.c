@@ -6,28 +6,15 @@
  */
 #include <string.h>
 
-#include "analysis/series_record.h"
+#include "analysis/series.h"
 #include "output/text/sweep_text.h"
 #include "util/fmt.h"
-
-long sweep_slo_point(const struct series *s, size_t n, double slo_ms)
-{
-	long best = -1;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (s[i].row.open && (double)s[i].row.ol_p99 < slo_ms * 1e6 &&
-		    (best < 0 || s[i].sweep_value > s[best].sweep_value))
-			best = (long)i;
-	return best;
-}
 
 /*
  * A rate sweep is read as a latency-vs-load curve: what was offered,
  * what got through, and the latency users saw at each point.
  */
-static void print_rate_sweep(FILE *f, const struct series *s, size_t n,
-			     double slo_ms)
+static void print_rate_sweep(FILE *f, const struct series *s, size_t n)
 {
 	char a[24], b[24], c[24], d[24];
 	long best;
@@ -56,19 +43,19 @@ static void print_rate_sweep(FILE *f, const struct series *s, size_t n,
 			row->traced ? fmt_ns(d, sizeof(d), (double)row->rq_p99) :
 				      "-");
 	}
-	if (slo_ms <= 0)
+	if (s[0].slo_ms <= 0)
 		return;
-	best = sweep_slo_point(s, n, slo_ms);
+	best = series_slo_point(s, n);
 	if (best < 0)
 		fprintf(f, "SLO p99 < %g ms    : met at no rate of the sweep\n",
-			slo_ms);
+			s[0].slo_ms);
 	else
 		fprintf(f, "SLO p99 < %g ms    : highest rate %ld per user (%.0f sends/s, p99 %s)\n",
-			slo_ms, s[best].sweep_value, s[best].row.offered,
+			s[0].slo_ms, s[best].sweep_value, s[best].row.offered,
 			fmt_ns(a, sizeof(a), (double)s[best].row.ol_p99));
 }
 
-void sweep_print(FILE *f, const struct series *s, size_t n, double slo_ms)
+void sweep_print(FILE *f, const struct series *s, size_t n)
 {
 	char a[24], b[24];
 	size_t i;
@@ -76,7 +63,7 @@ void sweep_print(FILE *f, const struct series *s, size_t n, double slo_ms)
 	if (!n)
 		return;
 	if (!strcmp(s[0].sweep_param, "rate")) {
-		print_rate_sweep(f, s, n, slo_ms);
+		print_rate_sweep(f, s, n);
 		fflush(f);
 		return;
 	}

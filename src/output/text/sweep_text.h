@@ -9,11 +9,9 @@
 struct series;
 
 /*
- * slo_ms > 0 (--slo): a rate sweep also names the highest rate whose
- * median p99 stayed under it.
+ * With an --slo (the series' slo_ms), a rate sweep also names the highest
+ * rate whose median p99 stayed under it (series_slo_point()).
  */
-void sweep_print(FILE *f, const struct series *s, size_t n, double slo_ms);
-/* The index of that highest rate, or -1 when no point met it. */
-long sweep_slo_point(const struct series *s, size_t n, double slo_ms);
+void sweep_print(FILE *f, const struct series *s, size_t n);
 
 #endif
