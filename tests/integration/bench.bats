@@ -93,8 +93,11 @@ teardown() {
 }
 
 @test "threads are named by role" {
-	# Messages enough that no worker can be done before the freeze.
-	"$CHAT_C" -q --no-trace 127.0.0.1 2 1000000 "$SRV_PORT" >/dev/null &
+	# Messages enough that no worker can be done before the freeze, at
+	# 10 a second per user: a closed-loop run's busy threads would
+	# starve this shell's polls of CPU (8 s to see the threads).
+	"$CHAT_C" -q --no-trace --rate 10 127.0.0.1 2 100000 "$SRV_PORT" \
+		>/dev/null &
 	cpid=$!
 	wait_threads $cpid cli_snd 40
 	wait_threads $cpid cli_rcv 40
@@ -147,10 +150,12 @@ teardown() {
 
 @test "progress line on a terminal only; piped output stays the original's" {
 	command -v script >/dev/null || skip "script(1) not installed"
-	script -q -c "$CHAT_C -q --no-trace 127.0.0.1 10 600 $SRV_PORT" /dev/null \
+	# 300,000 messages: a run of 2-3 s under script(1) here (1 s on a
+	# pipe), past the half second before the first draw.
+	script -q -c "$CHAT_C -q --no-trace 127.0.0.1 5 150 $SRV_PORT" /dev/null \
 		>"$BATS_TEST_TMPDIR/tty"
-	grep -aq "run 1 of 1: [0-9]* of 2400000 messages" "$BATS_TEST_TMPDIR/tty"
-	"$CHAT_C" -q --no-trace 127.0.0.1 10 600 "$SRV_PORT" \
+	grep -aq "run 1 of 1: [0-9]* of 300000 messages" "$BATS_TEST_TMPDIR/tty"
+	"$CHAT_C" -q --no-trace 127.0.0.1 5 150 "$SRV_PORT" \
 		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err"
 	! grep -aq "messages (" "$BATS_TEST_TMPDIR/err"
 	! grep -aq $'\r' "$BATS_TEST_TMPDIR/out"

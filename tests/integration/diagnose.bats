@@ -32,15 +32,15 @@ teardown() {
 	wait 2>/dev/null || true
 }
 
-# Runs a series of $1 runs with run $2 disturbed by the rest of the
-# arguments (disturb.sh's).
+# Runs a series of $1 runs of 6 x 200 with run $2 disturbed by the rest
+# of the arguments (disturb.sh's).
 series() {
 	local runs=$1 k=$2
 	shift 2
 	rm -f "$F"
 	OUT="$BIN" "$DISTURB" "$F" "$k" "$@" &
 	DPID=$!
-	run "$CHAT_C" --local -q --trace -r "$runs" --pause 400 -j "$F" 10 300
+	run "$CHAT_C" --local -q --trace -r "$runs" --pause 400 -j "$F" 6 200
 	wait "$DPID" || true
 	DPID=
 	[ "$status" -eq 0 ]
@@ -86,12 +86,12 @@ show_runs() {
 		END { exit bad }'
 }
 
-# Runs a series of 4 with run $1 disturbed by disturb.sh's $2 (quota or
-# stop) aimed at the server.
+# Runs a series of 3 runs of $3 x $4 with run $1 disturbed by
+# disturb.sh's $2 (quota or stop) aimed at the server.
 series_at_server() {
-	local k=$1 what=$2 cpid spid i
+	local k=$1 what=$2 rooms=$3 msgs=$4 cpid spid i
 	rm -f "$F"
-	"$CHAT_C" --local --trace -r 4 --pause 800 -j "$F" 10 200 \
+	"$CHAT_C" --local --trace -r 3 --pause 800 -j "$F" "$rooms" "$msgs" \
 		>"$BATS_TEST_TMPDIR/out" 2>&1 &
 	cpid=$!
 	for i in $(seq 100); do
@@ -111,7 +111,8 @@ series_at_server() {
 # has it, the run is slow and the throttling of chat_s its first cause.
 @test "a CPU quota on the server in run 2: named first" {
 	no_sanitizer
-	series_at_server 2 quota
+	# Small runs: a run at 40 % of a CPU takes several times as long.
+	series_at_server 2 quota 4 150
 	jq -se '.[] | select(.run == 2) | .kernel.processes.server.cgroup |
 		.quota_us == 40000 and .throttled_periods > 0' "$F"
 	jq -se '.[] | select(.run == 2) | .slow and
@@ -125,7 +126,8 @@ series_at_server() {
 # which process was stopped.
 @test "SIGSTOP of the server for 0.8 s in run 2: the stop is named" {
 	no_sanitizer
-	series_at_server 2 stop
+	# Runs of about 2 s: the stop lands 0.4 s into run 2, for 0.8 s.
+	series_at_server 2 stop 10 200
 	jq -se '.[] | select(.run == 2) | .kernel.processes.server.stops |
 		.signals >= 1 and .signal == 19 and .stopped_ns > 500000000' "$F"
 	jq -se '.[] | select(.run == 2) | [(.dips // [])[], (.causes // [])[] |
@@ -138,7 +140,7 @@ series_at_server() {
 # processes.  Whether a clean series gets no slow run is the replay
 # tests' (four recorded clean series), not a live draw's.
 @test "a clean series: every run judged, nothing blamed on the benchmark" {
-	run "$CHAT_C" --local -q --trace -r 4 --pause 200 -j "$F" 10 300
+	run "$CHAT_C" --local -q --trace -r 4 --pause 200 -j "$F" 6 200
 	[ "$status" -eq 0 ]
 	show_runs
 	[ "$(jq -s 'map(select(.run)) | length' "$F")" -eq 4 ]

@@ -16,16 +16,16 @@ corpus() {
 	echo "$BATS_TEST_TMPDIR/$1.json"
 }
 
-@test "a live series' file is judged to the live text and JSON, byte for byte" {
+@test "a live 5-run series' file is judged to the live text and JSON, byte for byte" {
 	require_bpf
 	local f="$BATS_TEST_TMPDIR/live.json" n
-	"$CHAT_C" --local --trace -r 4 -j "$f" 4 200 >"$BATS_TEST_TMPDIR/live.txt"
+	"$CHAT_C" --local --trace -r 5 -j "$f" 3 100 >"$BATS_TEST_TMPDIR/live.txt"
 	"$JUDGE" -j "$BATS_TEST_TMPDIR/judged.json" "$f" \
 		>"$BATS_TEST_TMPDIR/judged.txt"
 	n=$(wc -l <"$BATS_TEST_TMPDIR/judged.txt")
 	[ "$n" -gt 5 ]
 	# From the blank line before the summary to the placement line.
-	grep -q "^Summary  *: 4 of 4 runs completed" "$BATS_TEST_TMPDIR/judged.txt"
+	grep -q "^Summary  *: 5 of 5 runs completed" "$BATS_TEST_TMPDIR/judged.txt"
 	tail -n "$n" "$BATS_TEST_TMPDIR/live.txt" |
 		cmp - "$BATS_TEST_TMPDIR/judged.txt"
 	cmp "$f" "$BATS_TEST_TMPDIR/judged.json"

@@ -106,7 +106,11 @@ assert_counts() {
 # Runs a client in the background and freezes it mid-run, every worker of
 # the server alive; sets CLI_PID.
 frozen_run() {
-	"$CHAT_C" -q --no-trace 127.0.0.1 "$1" 100000 "$SRV_PORT" >/dev/null 2>&1 &
+	# Open loop at 10 messages a second per user: the threads exist and
+	# sleep, where a closed-loop run would starve this shell's polls of
+	# CPU (seconds per poll beside 80 busy threads a room).
+	"$CHAT_C" -q --no-trace --rate 10 127.0.0.1 "$1" 100000 "$SRV_PORT" \
+		>/dev/null 2>&1 &
 	CLI_PID=$!
 	# Every client thread exists only once the server has all its users.
 	wait_threads $CLI_PID cli_rcv $(($1 * 20))
