@@ -59,36 +59,41 @@ jrun() {
 @test "--timeline: a JSON trace of our threads' switches in the slowest second" {
 	require_bpf
 	start_server
-	run "$CHAT_C" -q --timeline "$T" -j "$J" 127.0.0.1 4 300 "$SRV_PORT"
+	# 4 x 200: over a second here, and a trace jq reads in moments.
+	run "$CHAT_C" -q --timeline "$T" -j "$J" 127.0.0.1 4 200 "$SRV_PORT"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	echo "$output" | grep -Eq "^Timeline           : .* in $T \([0-9]+ events in the run"
-	jq -e '.traceEvents | length > 0' "$T"
-	# Slices of running threads of both processes, named by role.
-	jq -e --argjson s "$SRV_PID" '[.traceEvents[] |
-		select(.ph == "X" and .name == "running" and .pid == $s)] |
-		length > 0' "$T"
-	jq -e '[.traceEvents[] | select(.ph == "M" and .name == "thread_name"
-		and (.args.name | startswith("cli_snd")))] | length > 0' "$T"
-	jq -e '[.traceEvents[] | select(.name == "wakeup")] | length > 0' "$T"
-	# The window is whole intervals of the run's series, a second's
-	# worth: it may overrun by one interval (a late sampler under TSan
-	# made one 1.23 s), never by more.  A run too short for a second
-	# of intervals (a faster machine) gives its whole length instead.
-	jq -se '(.[0].otherData) as $w |
+	# One pass of jq over the trace (tens of MB: a second a pass): the
+	# checks below, each an element of the array that must be all true.
+	jq -se --argjson s "$SRV_PID" '(.[0]) as $d | ($d.otherData) as $w |
 		(.[1:] | map(select(.run)) | last | .kernel) as $k |
 		(($w.window_start_ns | tonumber) -
 		 ($w.run_start_ns | tonumber)) as $from |
 		($k.intervals | map(.duration_ns) | max) as $longest |
-		($from == 0 and
-		 ($w.window_s * 1e9 - $k.wall_ns | fabs) < 1000) or
-		(any($k.intervals[]; .start_ns == $from) and
-		 $w.window_s >= 0.95 and
-		 $w.window_s * 1e9 <= 1e9 + $longest)' "$T" "$J"
-	# Every slice lies inside the window.
-	jq -e '. as $d |
-		all($d.traceEvents[] | select(.ph == "X"); .ts >= 0 and
-		    .ts + .dur <= $d.otherData.window_s * 1e6 + 1)' "$T"
+		[
+		 # Events, and slices of running threads of both processes,
+		 # named by role, and wakeups.
+		 ($d.traceEvents | length > 0),
+		 any($d.traceEvents[]; .ph == "X" and .name == "running" and
+		     .pid == $s),
+		 any($d.traceEvents[]; .ph == "M" and .name == "thread_name"
+		     and (.args.name | startswith("cli_snd"))),
+		 any($d.traceEvents[]; .name == "wakeup"),
+		 # The window is whole intervals of the run'"'"'s series, a
+		 # second'"'"'s worth: it may overrun by one interval (a late
+		 # sampler under TSan made one 1.23 s), never by more.  A
+		 # run too short for a second of intervals (a faster
+		 # machine) gives its whole length instead.
+		 (($from == 0 and
+		   ($w.window_s * 1e9 - $k.wall_ns | fabs) < 1000) or
+		  (any($k.intervals[]; .start_ns == $from) and
+		   $w.window_s >= 0.95 and
+		   $w.window_s * 1e9 <= 1e9 + $longest)),
+		 # Every slice lies inside the window.
+		 all($d.traceEvents[] | select(.ph == "X"); .ts >= 0 and
+		     .ts + .dur <= $w.window_s * 1e6 + 1)
+		] | all' "$T" "$J"
 	# No profile was asked for.
 	jrun 'has("profile") | not'
 }
