@@ -182,7 +182,9 @@ deaf_peer_run() {
 	launch_server 127.0.0.1 --max-runs 1
 	assert_normal_run 1 1
 	fds0=$(srv_fds)
-	"$CHAT_C" -q --no-trace 127.0.0.1 2 3000 "$SRV_PORT" \
+	# Open loop, 2 s at 200 messages a second per user: long enough to
+	# queue behind, without 80 busy threads starving the polls below.
+	"$CHAT_C" -q --no-trace --rate 200 127.0.0.1 2 400 "$SRV_PORT" \
 		>"$BATS_TEST_TMPDIR/long" 2>&1 3>&- &
 	BG+=($!)
 	# The long run holds its 40 users and its control connection.
@@ -196,7 +198,7 @@ deaf_peer_run() {
 	[[ "$output" == *"chat_c: the server is busy: this run waits behind 1 run (chat_s --max-runs)"* ]]
 	wait "${BG[0]}"
 	BG=()
-	assert_exact 2 3000 "$BATS_TEST_TMPDIR/long"
+	assert_exact 2 400 "$BATS_TEST_TMPDIR/long"
 	grep -q "queued behind 1 run (--max-runs 1)" "$SRV_LOG"
 }
 
@@ -292,7 +294,8 @@ deaf_peer_run() {
 	assert_normal_run 1 1
 	fds0=$(srv_fds)
 	for i in 1 2; do
-		"$CHAT_C" -q --no-trace 127.0.0.1 1 3000 "$SRV_PORT" \
+		# Open loop, 3 s each: in progress at the SIGTERM.
+		"$CHAT_C" -q --no-trace --rate 200 127.0.0.1 1 600 "$SRV_PORT" \
 			>"$BATS_TEST_TMPDIR/c$i" 2>&1 3>&- &
 		BG+=($!)
 	done
@@ -305,8 +308,8 @@ deaf_peer_run() {
 	BG=()
 	wait "$SRV_PID"
 	SRV_PID=
-	assert_exact 1 3000 "$BATS_TEST_TMPDIR/c1"
-	assert_exact 1 3000 "$BATS_TEST_TMPDIR/c2"
+	assert_exact 1 600 "$BATS_TEST_TMPDIR/c1"
+	assert_exact 1 600 "$BATS_TEST_TMPDIR/c2"
 	grep -q "SIGTERM: finishing 2 runs in progress, then exiting" "$SRV_LOG"
 }
 
