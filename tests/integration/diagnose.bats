@@ -167,8 +167,8 @@ series_at_server() {
 }
 
 @test "--baseline judges runs against a saved file" {
-	"$CHAT_C" --local -q --trace -r 3 -j "$BATS_TEST_TMPDIR/base.json" 5 200
-	run "$CHAT_C" --local -q --trace -r 2 --baseline "$BATS_TEST_TMPDIR/base.json" 5 200
+	"$CHAT_C" --local -q --trace -r 3 -j "$BATS_TEST_TMPDIR/base.json" 4 100
+	run "$CHAT_C" --local -q --trace -r 2 --baseline "$BATS_TEST_TMPDIR/base.json" 4 100
 	[ "$status" -eq 0 ]
 	echo "$output" | grep -q "^Diagnosis .*baseline median"
 	run "$CHAT_C" --local -q --baseline /nonexistent.json 1 1

@@ -170,7 +170,7 @@ stalled_readers() {
 		head -c 10000000 /dev/zero >&$fd 2>/dev/null &
 		pids+=($!)
 	done
-	# --timeout 2: a few seconds of no progress, then the abort.  The
+	# --timeout 1 or 2: seconds of no progress, then the abort.  The
 	# server's peak memory meanwhile goes to STALL_RSS_KB.
 	STALL_RSS_KB=0
 	# Sampled before the check: on a loaded machine the abort may
@@ -191,7 +191,7 @@ stalled_readers() {
 
 @test "stalled readers: the run fails on the timeout, the next one runs" {
 	for m in threads epoll pool=2; do
-		start_server --timeout 2 --model $m
+		start_server --timeout 1 --model $m
 		stalled_readers
 		assert_normal_run
 		stop_server
@@ -209,7 +209,7 @@ stalled_readers() {
 
 @test "event loops: a frozen client fails the run on the timeout" {
 	for m in epoll pool=2; do
-		start_server --timeout 2 --model $m
+		start_server --timeout 1 --model $m
 		frozen_run 2
 		for i in $(seq 100); do
 			grep -q "aborted" "$SRV_LOG" && break
