@@ -48,6 +48,8 @@ if not ok:
     print("failed:", sys.argv[2])
     print(json.dumps({x: k[x] for x in ("missed", "bpf_cost", "stealers")},
                      indent=1)[:3000])
+    if k.get("budget"):
+        print(json.dumps(k["budget"]["threads"].get("cli_rcv"))[:1500])
 sys.exit(0 if ok else 1)
 EOF
 }
@@ -132,9 +134,17 @@ EOF
 	check 'k["budget"]["threads"]["subjects"]["gone_ns"] >=
 		-0.02 * k["budget"]["threads"]["subjects"]["total_ns"]'
 	# Receivers sleep in receive calls, and wait behind our own threads.
-	check 'k["budget"]["threads"]["cli_rcv"]["blocked_by"].get(
-		"sock_recv", 0) >= 0.8 * k["budget"]["threads"]["cli_rcv"][
-		"blocked_ns"]'
+	# Under a sanitizer they also sleep on its runtime's locks (ASan's
+	# allocator: a CI run found receive calls under 80 % of their
+	# blocked time): there, receive calls need only lead.
+	if [ -z "${CHATBENCH_SAN:-}" ]; then
+		check 'k["budget"]["threads"]["cli_rcv"]["blocked_by"].get(
+			"sock_recv", 0) >= 0.8 * k["budget"]["threads"][
+			"cli_rcv"]["blocked_ns"]'
+	else
+		check 'max(k["budget"]["threads"]["cli_rcv"]["blocked_by"].items(),
+			key=lambda kv: kv[1])[0] == "sock_recv"'
+	fi
 	check 'sum(v for h, v in k["budget"]["threads"]["subjects"][
 		"wait_by"].items() if h in R) >= 0.5 * k["budget"]["threads"][
 		"subjects"]["wait_ns"]'
