@@ -356,6 +356,7 @@ static int report(const struct client_opts *o, struct child *c,
 	meta.interrupted = *io->got_signal != 0;
 	meta.client_cpus = io->client_cpus;
 	meta.client_pin = o->pin;
+	meta.client_autogroup = io->client_autogroup;
 	meta.server = &io->server;
 	if (io->json && json_out_summary(io->json, &st, &meta))
 		rc = -1;

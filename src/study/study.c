@@ -111,6 +111,7 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 	meta.sweep_text = s->sweep_text;
 	meta.client_cpus = io->client_cpus;
 	meta.client_pin = o->pin;
+	meta.client_autogroup = io->client_autogroup;
 	meta.server = &io->server;
 	meta.verdict = io->json ? diag_json_summary(s) : NULL;
 	meta.row = &s->row;

@@ -27,6 +27,7 @@ struct study_io {
 	const struct baseline *baseline; /* NULL: runs judged by their median */
 	struct server_info server;
 	char client_cpus[64];
+	char client_autogroup[32];	/* "" when unknown */
 	/*
 	 * Why the series stopped early ("run 3 failed: ..."), "" when it did
 	 * not: main says it last, so that the last line is the reason.

@@ -110,3 +110,22 @@ allowed_of() {
 	run "$CHAT_C" --no-trace --model epoll 127.0.0.1 1 1 "$SRV_PORT"
 	[ "$status" -eq 2 ]
 }
+
+# Autogroups (one per session): a client started in a session of its own
+# shares the CPUs with the server group against group; chat_c says so
+# once, and the JSON keeps both groups.
+@test "a server in another session's autogroup is noted once and kept in the JSON" {
+	[ "$(cat /proc/sys/kernel/sched_autogroup_enabled 2>/dev/null)" = 1 ] ||
+		skip "autogroups are off"
+	f="$BATS_TEST_TMPDIR/a.json"
+	run "$CHAT_C" -q --no-trace -j "$f" 127.0.0.1 1 5 "$SRV_PORT"
+	[ "$status" -eq 0 ]
+	! echo "$output" | grep -q "autogroup"
+	jq -se 'last | .summary.placement | .client.autogroup ==
+		.server.autogroup and (.server.autogroup | startswith("/autogroup-"))' "$f"
+	run setsid -w "$CHAT_C" -q --no-trace -j "$f" 127.0.0.1 1 5 "$SRV_PORT" </dev/null
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | grep -c "^chat_c: note: chat_s (pid $SRV_PID) is in scheduler autogroup")" -eq 1 ]
+	jq -se 'last | .summary.placement | .client.autogroup !=
+		.server.autogroup' "$f"
+}

@@ -56,6 +56,7 @@ struct summary_meta {
 	const char *sweep_text;		/* NULL: the value is the number */
 	const char *client_cpus;
 	bool client_pin;
+	const char *client_autogroup;	/* "" or NULL: unknown */
 	const struct server_info *server;
 	json_t *verdict;		/* stolen; NULL: none */
 	const struct sweep_row *row;	/* the series' medians, or NULL */

@@ -10,6 +10,24 @@
 #include "workload/client/server_info.h"
 #include "util/procfs.h"
 
+void autogroup_of(pid_t pid, char *buf, size_t len)
+{
+	char on[8] = "", line[64];
+	FILE *f = fopen("/proc/sys/kernel/sched_autogroup_enabled", "r");
+
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(on, sizeof(on), f))
+			on[0] = '\0';
+		fclose(f);
+	}
+	if (on[0] != '1' || proc_read(pid, "autogroup", line, sizeof(line)) < 0)
+		return;
+	/* "/autogroup-82 nice 0": the group is the first word. */
+	line[strcspn(line, " \n")] = '\0';
+	snprintf(buf, len, "%s", line);
+}
+
 void server_info_read(pid_t pid, struct server_info *si)
 {
 	char buf[4096], *arg, *end;
@@ -20,6 +38,9 @@ void server_info_read(pid_t pid, struct server_info *si)
 	snprintf(si->model, sizeof(si->model), "unknown");
 	snprintf(si->cpus, sizeof(si->cpus), "unknown");
 	si->pin = false;
+	si->autogroup[0] = '\0';
+	if (pid > 0)
+		autogroup_of(pid, si->autogroup, sizeof(si->autogroup));
 	got = proc_read(pid, "cmdline", buf, sizeof(buf));
 	if (got < 0)
 		return;
