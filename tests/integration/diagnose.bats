@@ -32,7 +32,7 @@ teardown() {
 	wait 2>/dev/null || true
 }
 
-# Runs a series of $1 runs of 6 x 200 with run $2 disturbed by the rest
+# Runs a series of $1 runs of 4 x 150 with run $2 disturbed by the rest
 # of the arguments (disturb.sh's).
 series() {
 	local runs=$1 k=$2
@@ -40,7 +40,7 @@ series() {
 	rm -f "$F"
 	OUT="$BIN" "$DISTURB" "$F" "$k" "$@" &
 	DPID=$!
-	run "$CHAT_C" --local -q --trace -r "$runs" --pause 400 -j "$F" 6 200
+	run "$CHAT_C" --local -q --trace -r "$runs" --pause 400 -j "$F" 4 150
 	wait "$DPID" || true
 	DPID=
 	[ "$status" -eq 0 ]
@@ -112,7 +112,7 @@ series_at_server() {
 @test "a CPU quota on the server in run 2: named first" {
 	no_sanitizer
 	# Small runs: a run at 40 % of a CPU takes several times as long.
-	series_at_server 2 quota 4 150
+	series_at_server 2 quota 2 150
 	jq -se '.[] | select(.run == 2) | .kernel.processes.server.cgroup |
 		.quota_us == 40000 and .throttled_periods > 0' "$F"
 	jq -se '.[] | select(.run == 2) | .slow and
@@ -140,10 +140,10 @@ series_at_server() {
 # processes.  Whether a clean series gets no slow run is the replay
 # tests' (four recorded clean series), not a live draw's.
 @test "a clean series: every run judged, nothing blamed on the benchmark" {
-	run "$CHAT_C" --local -q --trace -r 4 --pause 200 -j "$F" 6 200
+	run "$CHAT_C" --local -q --trace -r 3 --pause 200 -j "$F" 4 150
 	[ "$status" -eq 0 ]
 	show_runs
-	[ "$(jq -s 'map(select(.run)) | length' "$F")" -eq 4 ]
+	[ "$(jq -s 'map(select(.run)) | length' "$F")" -eq 3 ]
 	# Phases need a series of at least 6 intervals (a sanitizer's
 	# sampler may not get one).
 	jq -se 'map(select(.run)) | all(.[]; has("slow") and (has("phases") or
@@ -154,7 +154,7 @@ series_at_server() {
 		[.kernel.processes.client.pid, .kernel.processes.server.pid]
 		as $own | .causes[]? | select(.kind == "outsider_cpu") |
 		.pid as $p | $own | index($p)] | all(. == null)' "$F"
-	echo "$output" | grep -q "^Diagnosis *: [0-4] slow of 4"
+	echo "$output" | grep -q "^Diagnosis *: [0-3] slow of 3"
 }
 
 @test "a single run gets a profile, not a verdict" {
