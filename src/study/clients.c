@@ -345,19 +345,10 @@ static int report(const struct client_opts *o, struct child *c,
 				 (size_t)done);
 	snprintf(tracing, sizeof(tracing), "in each client: %s",
 		 tracing_of(&c[0]));
-	meta.rooms = o->rooms;
-	meta.messages = o->messages;
-	meta.users = o->users;
-	meta.argc = o->argc;
-	meta.argv = o->argv;
-	meta.nodelay = o->nodelay;
+	study_meta(&meta, o, io);
 	meta.attempted = (size_t)done;
 	meta.trace_state = tracing;
 	meta.interrupted = *io->got_signal != 0;
-	meta.client_cpus = io->client_cpus;
-	meta.client_pin = o->pin;
-	meta.client_autogroup = io->client_autogroup;
-	meta.server = &io->server;
 	if (io->json && json_out_summary(io->json, &st, &meta))
 		rc = -1;
 	free(sums);

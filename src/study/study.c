@@ -30,6 +30,22 @@ static int pause_between(struct client_ctx *ctx, unsigned int ms)
 	return client_stopped(ctx) ? -1 : 0;
 }
 
+void study_meta(struct summary_meta *m, const struct client_opts *o,
+		const struct study_io *io)
+{
+	memset(m, 0, sizeof(*m));
+	m->rooms = o->rooms;
+	m->messages = o->messages;
+	m->users = o->users;
+	m->argc = o->argc;
+	m->argv = o->argv;
+	m->nodelay = o->nodelay;
+	m->client_cpus = io->client_cpus;
+	m->client_pin = o->pin;
+	m->client_autogroup = io->client_autogroup;
+	m->server = &io->server;
+}
+
 int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 		     struct series *s, const struct study_io *io)
 {
@@ -97,22 +113,13 @@ int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 	diag_print(io->text, s);
 	if (io->json)
 		diag_json_series(io->json, s);
-	meta.rooms = o->rooms;
-	meta.messages = o->messages;
-	meta.users = o->users;
-	meta.argc = o->argc;
-	meta.argv = o->argv;
-	meta.nodelay = o->nodelay;
+	study_meta(&meta, o, io);
 	meta.attempted = s->attempted;
 	meta.trace_state = io->trace_state;
 	meta.interrupted = *io->got_signal != 0;
 	meta.sweep_param = s->sweep_param;
 	meta.sweep_value = s->sweep_value;
 	meta.sweep_text = s->sweep_text;
-	meta.client_cpus = io->client_cpus;
-	meta.client_pin = o->pin;
-	meta.client_autogroup = io->client_autogroup;
-	meta.server = &io->server;
 	meta.verdict = io->json ? diag_json_summary(s) : NULL;
 	meta.row = &s->row;
 	if (io->json && json_out_summary(io->json, &s->st, &meta))

@@ -37,6 +37,15 @@ struct study_io {
 	struct prof_out *prof;	/* --profile-out, --timeline; or NULL */
 };
 
+struct summary_meta;
+
+/*
+ * What a summary line says of the study as a whole (the point, the
+ * command line, the placement), filled in from o and io; the rest of m
+ * zeroed.
+ */
+void study_meta(struct summary_meta *m, const struct client_opts *o,
+		const struct study_io *io);
 /* Runs the series for the point set in o; 0 when every run completed. */
 int study_run_series(struct client_ctx *ctx, struct client_opts *o,
 		     struct series *s, const struct study_io *io);
