@@ -72,3 +72,10 @@ int jf_str(const json_t *o, const char *key, const char **out)
 	*out = json_string_value(v);
 	return 0;
 }
+
+uint64_t jf_u64_or0(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
+}

@@ -12,14 +12,8 @@
 #include "tracer/kstats.h"
 #include "util/roles.h"
 #include "results/budget_load.h"
+#include "results/jfield.h"
 #include "results/kstats_load.h"
-
-static uint64_t get_u64(const json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
-}
 
 /* Buckets come as {lo, hi, count}; lo names the bucket exactly. */
 void ks_hist_from_json(const json_t *o, struct ks_hist *h, const char *unit)
@@ -30,12 +24,12 @@ void ks_hist_from_json(const json_t *o, struct ks_hist *h, const char *unit)
 
 	memset(h, 0, sizeof(*h));
 	json_array_foreach(b, i, e) {
-		uint64_t lo = get_u64(e, "lo");
+		uint64_t lo = jf_u64_or0(e, "lo");
 
-		h->buckets[cb_hist_bucket(lo)] += get_u64(e, "count");
+		h->buckets[cb_hist_bucket(lo)] += jf_u64_or0(e, "count");
 	}
 	snprintf(key, sizeof(key), "max_%s", unit);
-	h->max = get_u64(o, key);
+	h->max = jf_u64_or0(o, key);
 	ks_hist_finish(h);
 }
 
@@ -51,19 +45,19 @@ static void load_roles(const json_t *roles, struct kstats *k)
 		if (r < 0)
 			continue;
 		ro = &k->role[r];
-		ro->wakeups = get_u64(o, "wakeups");
-		ro->cross_cpu_wakeups = get_u64(o, "cross_cpu_wakeups");
-		ro->vol_switches = get_u64(o, "vol_switches");
-		ro->invol_switches = get_u64(o, "invol_switches");
-		ro->migrations = get_u64(o, "migrations");
-		ro->oncpu_ns = get_u64(o, "oncpu_ns");
-		ro->runnable_ns = get_u64(o, "runnable_ns");
-		ro->blocked_ns = get_u64(o, "blocked_ns");
-		ro->stopped_ns = get_u64(o, "stopped_ns");
-		ro->frozen_ns = get_u64(o, "frozen_ns");
-		ro->offcpu_vol_ns = get_u64(o, "offcpu_vol_ns");
-		ro->offcpu_invol_ns = get_u64(o, "offcpu_invol_ns");
-		ro->stolen_ns = get_u64(o, "stolen_ns");
+		ro->wakeups = jf_u64_or0(o, "wakeups");
+		ro->cross_cpu_wakeups = jf_u64_or0(o, "cross_cpu_wakeups");
+		ro->vol_switches = jf_u64_or0(o, "vol_switches");
+		ro->invol_switches = jf_u64_or0(o, "invol_switches");
+		ro->migrations = jf_u64_or0(o, "migrations");
+		ro->oncpu_ns = jf_u64_or0(o, "oncpu_ns");
+		ro->runnable_ns = jf_u64_or0(o, "runnable_ns");
+		ro->blocked_ns = jf_u64_or0(o, "blocked_ns");
+		ro->stopped_ns = jf_u64_or0(o, "stopped_ns");
+		ro->frozen_ns = jf_u64_or0(o, "frozen_ns");
+		ro->offcpu_vol_ns = jf_u64_or0(o, "offcpu_vol_ns");
+		ro->offcpu_invol_ns = jf_u64_or0(o, "offcpu_invol_ns");
+		ro->stolen_ns = jf_u64_or0(o, "stolen_ns");
 		ks_hist_from_json(json_object_get(o, "rq_latency"), &ro->rq_lat, "ns");
 	}
 }
@@ -76,27 +70,27 @@ static void load_proc(const json_t *o, struct ks_proc *p)
 
 	if (!json_is_object(o))
 		return;
-	p->pid = (pid_t)get_u64(o, "pid");
-	p->majflt = get_u64(o, "major_faults");
+	p->pid = (pid_t)jf_u64_or0(o, "pid");
+	p->majflt = jf_u64_or0(o, "major_faults");
 	if (json_is_object(cg)) {
 		p->cg_valid = true;
-		p->cg_v2 = get_u64(cg, "version") == 2;
+		p->cg_v2 = jf_u64_or0(cg, "version") == 2;
 		str = json_string_value(json_object_get(cg, "path"));
 		snprintf(p->cgroup, sizeof(p->cgroup), "%s", str ? str : "");
 		p->quota_us = json_integer_value(json_object_get(cg,
 								 "quota_us"));
-		p->period_us = get_u64(cg, "period_us");
-		p->periods = get_u64(cg, "periods");
-		p->throttled_periods = get_u64(cg, "throttled_periods");
-		p->throttled_ns = get_u64(cg, "throttled_ns");
-		p->psi_some_us = get_u64(cg, "psi_some_us");
+		p->period_us = jf_u64_or0(cg, "period_us");
+		p->periods = jf_u64_or0(cg, "periods");
+		p->throttled_periods = jf_u64_or0(cg, "throttled_periods");
+		p->throttled_ns = jf_u64_or0(cg, "throttled_ns");
+		p->psi_some_us = jf_u64_or0(cg, "psi_some_us");
 	}
 	if (!json_is_object(st))
 		return;
-	p->stop_signals = get_u64(st, "signals");
-	p->stopped_ns = get_u64(st, "stopped_ns");
-	p->stop_sig = (int)get_u64(st, "signal");
-	p->stop_sender = (pid_t)get_u64(st, "sender_pid");
+	p->stop_signals = jf_u64_or0(st, "signals");
+	p->stopped_ns = jf_u64_or0(st, "stopped_ns");
+	p->stop_sig = (int)jf_u64_or0(st, "signal");
+	p->stop_sender = (pid_t)jf_u64_or0(st, "sender_pid");
 	str = json_string_value(json_object_get(st, "sender_comm"));
 	snprintf(p->stop_sender_comm, sizeof(p->stop_sender_comm), "%s",
 		 str ? str : "");
@@ -118,18 +112,18 @@ static int load_cpus(const json_t *cpus, struct kstats *k)
 		json_t *sirq = json_object_get(o, "softirq");
 		uint64_t sum = 0;
 
-		k->cpu[i].idle_ns = get_u64(o, "idle_ns");
-		k->cpu[i].stolen_ns = get_u64(o, "stolen_ns");
+		k->cpu[i].idle_ns = jf_u64_or0(o, "idle_ns");
+		k->cpu[i].stolen_ns = jf_u64_or0(o, "stolen_ns");
 		for (v = 0; v < KS_NR_SOFTIRQS; v++) {
 			json_t *s = json_object_get(sirq, ks_softirq_names[v]);
 
-			k->cpu[i].softirq_ns[v] = get_u64(s, "ns");
-			k->cpu[i].softirq_cnt[v] = get_u64(s, "count");
+			k->cpu[i].softirq_ns[v] = jf_u64_or0(s, "ns");
+			k->cpu[i].softirq_cnt[v] = jf_u64_or0(s, "count");
 			sum += k->cpu[i].softirq_ns[v];
 		}
 		/* Files before schema 3 have the time by vector only. */
 		k->cpu[i].softirq_all_ns = json_object_get(o, "softirq_ns") ?
-					   get_u64(o, "softirq_ns") : sum;
+					   jf_u64_or0(o, "softirq_ns") : sum;
 	}
 	return 0;
 }
@@ -150,8 +144,8 @@ static void load_tracer(const json_t *o, struct cb_tracer *t)
 	memset(t, 0, sizeof(*t));
 	if (!json_is_object(o))
 		return;
-	t->stops = get_u64(o, "stops");
-	t->pid = (__u32)get_u64(o, "pid");
+	t->stops = jf_u64_or0(o, "stops");
+	t->pid = (__u32)jf_u64_or0(o, "pid");
 	snprintf(t->comm, sizeof(t->comm), "%s",
 		 json_string_value(json_object_get(o, "comm")) ?: "?");
 }
@@ -164,8 +158,8 @@ static void load_stealer(const json_t *o, struct ks_stealer *s)
 
 	snprintf(s->comm, sizeof(s->comm), "%s",
 		 json_string_value(json_object_get(o, "comm")) ?: "?");
-	s->pid = (pid_t)get_u64(o, "pid");
-	s->ns = get_u64(o, "ns");
+	s->pid = (pid_t)jf_u64_or0(o, "pid");
+	s->ns = jf_u64_or0(o, "ns");
 	s->is_benchmark = json_is_true(json_object_get(o, "is_benchmark"));
 	role = json_string_value(json_object_get(o, "role"));
 	s->role = role ? role_by_name(role) : -1;
@@ -213,22 +207,22 @@ static int load_intervals(const json_t *arr, struct kstats *k)
 
 		if (!json_is_object(o) || !json_is_number(tp))
 			return -1;
-		iv->start_ns = get_u64(o, "start_ns");
-		iv->duration_ns = get_u64(o, "duration_ns");
-		iv->messages = get_u64(o, "messages");
+		iv->start_ns = jf_u64_or0(o, "start_ns");
+		iv->duration_ns = jf_u64_or0(o, "duration_ns");
+		iv->messages = jf_u64_or0(o, "messages");
 		iv->throughput = json_number_value(tp);
-		iv->wakeups = get_u64(o, "wakeups");
-		iv->invol_switches = get_u64(o, "invol_switches");
-		iv->rq_p99_ns = get_u64(o, "rq_p99_ns");
-		iv->idle_ns = get_u64(o, "idle_ns");
-		iv->softirq_ns = get_u64(o, "softirq_ns");
-		iv->throttled_ns = get_u64(o, "throttled_ns");
-		iv->stopped_ns = get_u64(o, "stopped_ns");
-		iv->retrans_segs = get_u64(o, "retrans_segs");
-		iv->psi_mem_some_us = get_u64(o, "psi_mem_some_us");
+		iv->wakeups = jf_u64_or0(o, "wakeups");
+		iv->invol_switches = jf_u64_or0(o, "invol_switches");
+		iv->rq_p99_ns = jf_u64_or0(o, "rq_p99_ns");
+		iv->idle_ns = jf_u64_or0(o, "idle_ns");
+		iv->softirq_ns = jf_u64_or0(o, "softirq_ns");
+		iv->throttled_ns = jf_u64_or0(o, "throttled_ns");
+		iv->stopped_ns = jf_u64_or0(o, "stopped_ns");
+		iv->retrans_segs = jf_u64_or0(o, "retrans_segs");
+		iv->psi_mem_some_us = jf_u64_or0(o, "psi_mem_some_us");
 		json_array_foreach(json_object_get(o, "rq_buckets"), j, e)
-			iv->rq_buckets[cb_hist_bucket(get_u64(e, "lo"))] +=
-				(uint32_t)get_u64(e, "count");
+			iv->rq_buckets[cb_hist_bucket(jf_u64_or0(e, "lo"))] +=
+				(uint32_t)jf_u64_or0(e, "count");
 		top = json_object_get(o, "top_stealer");
 		if (json_is_object(top))
 			load_stealer(top, &iv->top);
@@ -245,19 +239,19 @@ static void load_costs(const json_t *o, struct kstats *k)
 	json_t *p;
 	size_t i;
 
-	k->sock_sample_rate = (unsigned int)get_u64(json_object_get(o,
+	k->sock_sample_rate = (unsigned int)jf_u64_or0(json_object_get(o,
 						"sockets"), "sample_rate");
-	k->missed.stealer_map_full = get_u64(m, "stealer_map_full");
-	k->missed.slot_evictions = get_u64(m, "slot_evictions");
-	k->missed.queue_mismatch = get_u64(m, "queue_mismatch");
-	k->missed.recursion_misses = get_u64(m, "recursion_misses");
-	k->missed.lost_events = get_u64(m, "lost_events");
-	k->missed.waiters_migrated = get_u64(m, "waiters_migrated");
-	k->missed.phantom_waiters = get_u64(m, "phantom_waiters");
-	k->bpf_run_time_ns = get_u64(c, "run_time_ns");
-	k->bpf_run_cnt = get_u64(c, "run_cnt");
+	k->missed.stealer_map_full = jf_u64_or0(m, "stealer_map_full");
+	k->missed.slot_evictions = jf_u64_or0(m, "slot_evictions");
+	k->missed.queue_mismatch = jf_u64_or0(m, "queue_mismatch");
+	k->missed.recursion_misses = jf_u64_or0(m, "recursion_misses");
+	k->missed.lost_events = jf_u64_or0(m, "lost_events");
+	k->missed.waiters_migrated = jf_u64_or0(m, "waiters_migrated");
+	k->missed.phantom_waiters = jf_u64_or0(m, "phantom_waiters");
+	k->bpf_run_time_ns = jf_u64_or0(c, "run_time_ns");
+	k->bpf_run_cnt = jf_u64_or0(c, "run_cnt");
 	k->bpf_cpu_share = json_number_value(json_object_get(c, "cpu_share"));
-	k->bpf_timed_ns = get_u64(c, "timed_ns");
+	k->bpf_timed_ns = jf_u64_or0(c, "timed_ns");
 	json_array_foreach(json_object_get(c, "programs"), i, p) {
 		struct ks_prog *pr;
 
@@ -266,8 +260,8 @@ static void load_costs(const json_t *o, struct kstats *k)
 		pr = &k->prog[k->nr_progs++];
 		snprintf(pr->name, sizeof(pr->name), "%s",
 			 json_string_value(json_object_get(p, "name")) ?: "?");
-		pr->run_time_ns = get_u64(p, "run_time_ns");
-		pr->run_cnt = get_u64(p, "run_cnt");
+		pr->run_time_ns = jf_u64_or0(p, "run_time_ns");
+		pr->run_cnt = jf_u64_or0(p, "run_cnt");
 	}
 }
 
@@ -285,18 +279,18 @@ static const char *mode_of(const json_t *o)
 
 static void load_side(const json_t *o, struct ks_sock_side *s)
 {
-	s->data_ready = get_u64(o, "data_ready_sampled");
+	s->data_ready = jf_u64_or0(o, "data_ready_sampled");
 	ks_hist_from_json(json_object_get(o, "rq_bytes"), &s->rq_bytes, "bytes");
-	s->rcvbuf_max = get_u64(o, "rcvbuf_max");
+	s->rcvbuf_max = jf_u64_or0(o, "rcvbuf_max");
 	/* Files before the send-queue sampler counted sampled sends. */
 	s->sends = json_object_get(o, "sndq_samples") ?
-		   get_u64(o, "sndq_samples") : get_u64(o, "sends_sampled");
-	s->wmem_avg = get_u64(o, "wmem_queued_avg");
-	s->wmem_max = get_u64(o, "wmem_queued_max");
-	s->sndbuf_max = get_u64(o, "sndbuf_max");
-	s->sndbuf_full = get_u64(o, "sndbuf_full");
-	s->exceed_buf_limit = get_u64(o, "exceed_buf_limit");
-	s->rcvqueue_full = get_u64(o, "rcvqueue_full");
+		   jf_u64_or0(o, "sndq_samples") : jf_u64_or0(o, "sends_sampled");
+	s->wmem_avg = jf_u64_or0(o, "wmem_queued_avg");
+	s->wmem_max = jf_u64_or0(o, "wmem_queued_max");
+	s->sndbuf_max = jf_u64_or0(o, "sndbuf_max");
+	s->sndbuf_full = jf_u64_or0(o, "sndbuf_full");
+	s->exceed_buf_limit = jf_u64_or0(o, "exceed_buf_limit");
+	s->rcvqueue_full = jf_u64_or0(o, "rcvqueue_full");
 }
 
 struct kstats *kstats_from_json(const json_t *o)
@@ -312,9 +306,9 @@ struct kstats *kstats_from_json(const json_t *o)
 	k->mode = mode_of(o);
 	k->softirq_ticks = !strcmp(json_string_value(json_object_get(o,
 				   "softirq_source")) ?: "", "ticks");
-	k->wall_ns = get_u64(o, "wall_ns");
-	k->messages = get_u64(o, "messages");
-	k->stolen_total_ns = get_u64(o, "stolen_ns");
+	k->wall_ns = jf_u64_or0(o, "wall_ns");
+	k->messages = jf_u64_or0(o, "messages");
+	k->stolen_total_ns = jf_u64_or0(o, "stolen_ns");
 	if (load_cpus(json_object_get(o, "cpus"), k) || !k->wall_ns) {
 		kstats_free(k);
 		return NULL;
@@ -326,11 +320,11 @@ struct kstats *kstats_from_json(const json_t *o)
 	k->proc[CB_SIDE_CLIENT].quota_us = -1;
 	k->proc[CB_SIDE_SERVER].quota_us = -1;
 	sys = json_object_get(o, "system");
-	k->sys.retrans_segs = get_u64(sys, "tcp_retrans_segs");
-	k->sys.rto_timeouts = get_u64(sys, "tcp_rto_timeouts");
-	k->sys.psi_mem_some_us = get_u64(sys, "psi_memory_some_us");
-	k->sys.allocstall = get_u64(sys, "allocstall");
-	k->sys.freq_khz = get_u64(sys, "cpu_freq_khz");
+	k->sys.retrans_segs = jf_u64_or0(sys, "tcp_retrans_segs");
+	k->sys.rto_timeouts = jf_u64_or0(sys, "tcp_rto_timeouts");
+	k->sys.psi_mem_some_us = jf_u64_or0(sys, "psi_memory_some_us");
+	k->sys.allocstall = jf_u64_or0(sys, "allocstall");
+	k->sys.freq_khz = jf_u64_or0(sys, "cpu_freq_khz");
 	load_costs(o, k);
 	if (budget_from_json(json_object_get(o, "budget"), &k->budget) ||
 	    load_intervals(json_object_get(o, "intervals"), k)) {

@@ -9,17 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/jfield.h"
 #include "results/kstats_load.h"
 #include "results/results.h"
 #include "results/series_load.h"
 #include "tracer/kstats.h"
-
-static uint64_t get_u64(const json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
-}
 
 static double get_num(const json_t *o, const char *key)
 {
@@ -35,12 +29,12 @@ static void load_times(const json_t *o, struct cpu_times *t)
 
 static void load_lat(const json_t *o, struct lat_summary *l)
 {
-	l->count = get_u64(o, "count");
-	l->p50 = get_u64(o, "p50_ns");
-	l->p90 = get_u64(o, "p90_ns");
-	l->p99 = get_u64(o, "p99_ns");
-	l->p999 = get_u64(o, "p999_ns");
-	l->max = get_u64(o, "max_ns");
+	l->count = jf_u64_or0(o, "count");
+	l->p50 = jf_u64_or0(o, "p50_ns");
+	l->p90 = jf_u64_or0(o, "p90_ns");
+	l->p99 = jf_u64_or0(o, "p99_ns");
+	l->p999 = jf_u64_or0(o, "p999_ns");
+	l->max = jf_u64_or0(o, "max_ns");
 }
 
 /* --rate runs: the open-loop figures a sweep row takes its medians of. */
@@ -53,7 +47,7 @@ static struct open_result *load_open(const json_t *o)
 
 	if (!op)
 		return NULL;
-	op->rate = (long)get_u64(o, "rate_per_user");
+	op->rate = (long)jf_u64_or0(o, "rate_per_user");
 	op->arrival = strcmp(json_string_value(json_object_get(o, "arrival"))
 			     ?: "", "poisson") ? ARRIVAL_FIXED : ARRIVAL_POISSON;
 	op->offered = get_num(o, "offered_sends_per_s");
@@ -86,7 +80,7 @@ static int load_run(const struct result_run *rr, struct run_result *r,
 	r->users = rr->users_per_room;
 	r->sent = rr->messages_sent;
 	r->received = rr->messages_received;
-	r->start_ns = get_u64(j, "start_ns");
+	r->start_ns = jf_u64_or0(j, "start_ns");
 	r->elapsed_s = rr->elapsed_s;
 	r->throughput = rr->throughput;
 	r->ok = rr->ok;
@@ -108,7 +102,7 @@ static int load_run(const struct result_run *rr, struct run_result *r,
 		if (!r->latency)
 			goto oom;
 		ks_hist_from_json(lat, r->latency, "ns");
-		r->lat_unstamped = get_u64(lat, "unstamped");
+		r->lat_unstamped = jf_u64_or0(lat, "unstamped");
 	}
 	if (json_is_object(ol)) {
 		r->open = load_open(ol);
@@ -116,7 +110,7 @@ static int load_run(const struct result_run *rr, struct run_result *r,
 			goto oom;
 	}
 	if (json_is_object(bg)) {
-		r->bg_burners = (int)get_u64(bg, "burners");
+		r->bg_burners = (int)jf_u64_or0(bg, "burners");
 		r->bg_loops_per_s = get_num(bg, "loops_per_s");
 	}
 	return 0;

@@ -26,6 +26,7 @@
 #include "tracer/budget.h"
 #include "tracer/kbudget.h"
 #include "tracer/kstats.h"
+#include "unit_util.h"
 
 #define MS 1000000ULL
 
@@ -50,16 +51,6 @@ static int teardown(void **state)
 	ks_snap_free(&a);
 	ks_snap_free(&b);
 	return 0;
-}
-
-static int64_t cpu_sum(const struct kb_cpus *c)
-{
-	int64_t s = 0;
-	int i;
-
-	for (i = 0; i < KB_NR_CPU_LINES; i++)
-		s += c->line[i];
-	return s;
 }
 
 static void assert_threads_add_up(const struct kb_threads *t)

@@ -31,6 +31,7 @@
 #include "results/series_load.h"
 #include "study/judge.h"
 #include "tracer/kstats.h"
+#include "unit_util.h"
 
 #define CORPUS "tests/data/series"
 #define MIN_SERIES 20
@@ -84,16 +85,6 @@ static int gunzip(const char *gz, char *out, size_t len)
 		fwrite(buf, 1, (size_t)n, f);
 	gzclose(in);
 	return fclose(f) || n < 0 ? -1 : 0;
-}
-
-static int64_t cpu_sum(const struct kb_cpus *c)
-{
-	int64_t s = 0;
-	int i;
-
-	for (i = 0; i < KB_NR_CPU_LINES; i++)
-		s += c->line[i];
-	return s;
 }
 
 /* Every run's budget adds up, the tracer's misses are small. */
