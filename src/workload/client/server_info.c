@@ -23,9 +23,15 @@ void autogroup_of(pid_t pid, char *buf, size_t len)
 	}
 	if (on[0] != '1' || proc_read(pid, "autogroup", line, sizeof(line)) < 0)
 		return;
-	/* "/autogroup-82 nice 0": the group is the first word. */
+	/*
+	 * "/autogroup-82 nice 0": the group is the first word.  A task of
+	 * init's session is in the root task group, for which the kernel
+	 * prints nothing; it is named "/" as sched debug names it, so that
+	 * a client started from a daemon still compares groups with its
+	 * server.
+	 */
 	line[strcspn(line, " \n")] = '\0';
-	snprintf(buf, len, "%s", line);
+	snprintf(buf, len, "%s", *line ? line : "/");
 }
 
 void server_info_read(pid_t pid, struct server_info *si)

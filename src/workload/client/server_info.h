@@ -21,9 +21,10 @@ struct server_info {
 void server_info_read(pid_t pid, struct server_info *si);
 /*
  * The scheduler autogroup of pid ("/autogroup-82": one per session when
- * kernel.sched_autogroup_enabled is 1) into buf; "" when autogroups are
- * off or the process is gone.  Processes of two sessions then share the
- * CPUs group against group, not thread against thread.
+ * kernel.sched_autogroup_enabled is 1; "/" for init's, the root group)
+ * into buf; "" when autogroups are off or the process is gone.  Processes
+ * of two sessions then share the CPUs group against group, not thread
+ * against thread.
  */
 void autogroup_of(pid_t pid, char *buf, size_t len);
 
