@@ -18,12 +18,23 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"Usage: chatbench-hog [--name NAME] [--seconds S] [--threads N] [--nice V]\n"
-	"Burn CPU in N threads (one per online CPU) named NAME (chb_hog) at nice\n"
-	"V (0; below 0 needs root) for S seconds (10), then exit.  The benchmark\n"
-	"runs hundreds of threads, so a hog at nice 0 gets a small share; -10\n"
-	"weighs like ten of them.  Example, during a run:\n"
-	"  build/chatbench-hog --name noisy_neighbour --nice -10 --seconds 3 &\n";
+	"Usage: chatbench-hog [OPTIONS]\n"
+	"Burn CPU in N threads named NAME at nice V for S seconds, then exit:\n"
+	"a disturbance with a name of your choice, for chat_c's diagnosis to\n"
+	"find.  The benchmark runs hundreds of threads, so a hog at nice 0\n"
+	"gets a small share; -10 weighs like ten of them.\n"
+	"\n"
+	"  -n, --name NAME        the threads' name (chb_hog; 15 bytes kept)\n"
+	"  -s, --seconds S        how long to burn (10)\n"
+	"  -t, --threads N        how many threads (one per online CPU)\n"
+	"  -N, --nice V           their nice value (0; below 0 needs root)\n"
+	"  -h, --help             this text\n"
+	"\n"
+	"Example, during a run:\n"
+	"  chatbench-hog --name noisy_neighbour --nice -10 --seconds 3 &\n"
+	"\n"
+	"Exit status: 0 after S seconds, 1 when a thread cannot start, 2 on\n"
+	"bad usage.\n";
 
 static volatile int stop;
 static char name[16] = "chb_hog";
