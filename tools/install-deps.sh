@@ -7,11 +7,13 @@
 # are missing.  Needs root (or sudo).
 set -euo pipefail
 
+# scdoc: the man pages (make man, make install).
 pkgs=(make gcc clang llvm pkg-config libbpf-dev libelf-dev zlib1g-dev
-	libjansson-dev libdw-dev)
+	libjansson-dev libdw-dev scdoc)
 if [ "${1:-}" = --test ] || [ "${1:-}" = --dev ]; then
+	# man-db: tests/integration/install.bats renders the pages (man -l).
 	pkgs+=(libcmocka-dev bats jq bpftrace linux-perf libxml2-utils
-		python3 chromium util-linux iproute2 libclang-rt-dev)
+		python3 chromium util-linux iproute2 libclang-rt-dev man-db)
 fi
 if [ "${1:-}" = --dev ]; then
 	pkgs+=(clang-format)
