@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/explain_record.h"
 #include "results/results.h"
 
 #define CMP_PROG	"chatbench-compare"
@@ -50,6 +51,7 @@ struct cmp_row {
 	double lat_p99;
 	bool has_rq;
 	double rq_p99;
+	struct explain *ex;	/* --explain, against the base; or NULL */
 };
 
 /* Labels from file names or kernel releases, equal ones told apart. */
@@ -67,6 +69,7 @@ struct cmp_ctx {
 	size_t n_in;
 	size_t base;		/* index of the base input */
 	double resolve;		/* relative difference runs_needed is for */
+	bool explain;		/* rows carry their explanations */
 };
 
 /*
@@ -75,6 +78,15 @@ struct cmp_ctx {
  * its own noise, no interval or p-value.  -1 when out of memory.
  */
 int cmp_set_ratios(struct cmp_row *rows, size_t n, const struct cmp_ctx *c);
+/*
+ * --explain: every row that has a base group at its point, other than
+ * the base's own, gets its difference explained (analysis/explain.h).
+ * -1 with a one-line reason in err (a malformed run line, no memory).
+ */
+int cmp_explain_rows(struct cmp_row *rows, size_t n, const struct cmp_ctx *c,
+		     char *err, size_t len);
+/* Frees the rows and what they own. */
+void cmp_free_rows(struct cmp_row *rows, size_t n);
 /* Points in order, rows of one point by the key. */
 void cmp_sort_rows(struct cmp_row *rows, size_t n, enum cmp_sort_by by);
 
@@ -87,6 +99,15 @@ void cmp_print_csv(const struct cmp_row *rows, size_t n,
 /* JSON lines on stdout: a "compare" header object, then one per row. */
 int cmp_print_json(const struct cmp_row *rows, size_t n,
 		   const struct cmp_ctx *c);
+/*
+ * --explain as text (the sentence, the budgets side by side, the
+ * figures) after the table; as CSV, one row per row and line instead of
+ * the table's.
+ */
+int cmp_print_explain(const struct cmp_row *rows, size_t n,
+		      const struct cmp_ctx *c);
+void cmp_print_explain_csv(const struct cmp_row *rows, size_t n,
+			   const struct cmp_ctx *c);
 /* The kernel release of a row: its summary's, else its file's; or NULL. */
 const char *cmp_row_kernel(const struct cmp_row *r, const struct cmp_input *in);
 

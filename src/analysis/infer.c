@@ -63,31 +63,46 @@ static double resample_mean(struct infer_rng *r, const double *v, size_t n)
 	return sum / (double)n;
 }
 
-int infer_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
-		   const struct infer_boot *opt, double ci[2])
+/* The bootstrap of a statistic of two independent samples' means. */
+static int boot_two(const double *x, size_t nx, const double *y, size_t ny,
+		    const struct infer_boot *opt, bool ratio, double ci[2])
 {
 	struct infer_boot o;
 	struct infer_rng r;
 	double *stat, mx;
 	unsigned int k;
-	size_t i;
 
 	if (nx < 2 || ny < 2 || boot_settings(opt, &o))
 		return -1;
-	for (i = 0; i < ny; i++)
-		if (!(y[i] > 0))
-			return -1;
 	stat = malloc(o.b * sizeof(*stat));
 	if (!stat)
 		return -1;
 	infer_rng_seed(&r, o.seed);
 	for (k = 0; k < o.b; k++) {
 		mx = resample_mean(&r, x, nx);
-		stat[k] = mx / resample_mean(&r, y, ny);
+		stat[k] = ratio ? mx / resample_mean(&r, y, ny) :
+				  mx - resample_mean(&r, y, ny);
 	}
 	percentile_interval(stat, o.b, o.level, ci);
 	free(stat);
 	return 0;
+}
+
+int infer_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
+		   const struct infer_boot *opt, double ci[2])
+{
+	size_t i;
+
+	for (i = 0; i < ny; i++)
+		if (!(y[i] > 0))
+			return -1;
+	return boot_two(x, nx, y, ny, opt, true, ci);
+}
+
+int infer_diff_ci(const double *x, size_t nx, const double *y, size_t ny,
+		  const struct infer_boot *opt, double ci[2])
+{
+	return boot_two(x, nx, y, ny, opt, false, ci);
 }
 
 int infer_median_ci(const double *v, size_t n, const struct infer_boot *opt,

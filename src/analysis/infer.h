@@ -50,6 +50,14 @@ int infer_ratio_ci(const double *x, size_t nx, const double *y, size_t ny,
 		   const struct infer_boot *opt, double ci[2]);
 
 /*
+ * Percentile bootstrap interval of mean(x) - mean(y), two independent
+ * samples, as infer_ratio_ci (any values); -1 when a side has fewer than
+ * 2 values or out of memory.
+ */
+int infer_diff_ci(const double *x, size_t nx, const double *y, size_t ny,
+		  const struct infer_boot *opt, double ci[2]);
+
+/*
  * Percentile bootstrap interval of the median of one sample (say the
  * ratios of traced to untraced runs taken in pairs).  0 and ci; -1 when
  * n < 2 or out of memory.

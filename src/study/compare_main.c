@@ -41,6 +41,19 @@ static const char usage[] =
 	"  -b, --base LABEL       ratios against this row's label (default:\n"
 	"                         the first file)\n"
 	"  -c, --csv              comma-separated values with a header line\n"
+	"                         (with --explain: one line per row and budget\n"
+	"                         line or figure)\n"
+	"  -e, --explain          why each file differs from the base: the\n"
+	"                         threads' and the CPUs' time per message side\n"
+	"                         by side (on a CPU, waiting to run behind whom,\n"
+	"                         blocked why; benchmark, outsiders, softirq,\n"
+	"                         idle) and the figures behind them (switches,\n"
+	"                         wakeups, run-queue latency per role, socket\n"
+	"                         queues, CPU time per message), each\n"
+	"                         difference with its 95% interval, the lines\n"
+	"                         ranked by their share of the throughput\n"
+	"                         difference, and one sentence per file; needs\n"
+	"                         traced runs (a time budget in each)\n"
 	"  -j, --json             JSON lines: a header object {\"compare\": ...},\n"
 	"                         then one object per row (ratio, ratio_ci95,\n"
 	"                         p_value, runs_needed, ...; null when unknown)\n"
@@ -62,6 +75,7 @@ static const char usage[] =
 	"  " PROG " 6.1.json 6.6.json 6.12.json\n"
 	"  " PROG " --label-by kernel --base 6.6.0 */results.json\n"
 	"  " PROG " --csv --sort avg *.json > compare.csv\n"
+	"  " PROG " --explain free.json pinned.json\n"
 	"  " PROG " --json --resolve 5 6.1.json 6.6.json |\n"
 	"      jq -c 'select(.label) | [.label, .ratio, .ratio_ci95, .p_value]'\n"
 	"\n"
@@ -72,6 +86,7 @@ struct opts {
 	const char *base;
 	bool csv;
 	bool json;
+	bool explain;
 	double resolve;		/* relative, 0.02 for --resolve 2 */
 	enum cmp_label_by label_by;
 	enum cmp_sort_by sort_by;
@@ -83,6 +98,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	static const struct option longopts[] = {
 		{ "base", required_argument, NULL, 'b' },
 		{ "csv", no_argument, NULL, 'c' },
+		{ "explain", no_argument, NULL, 'e' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "label-by", required_argument, NULL, 'l' },
 		{ "resolve", required_argument, NULL, 'r' },
@@ -97,7 +113,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->resolve = INFER_RESOLVE;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:cjl:r:s:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":b:cejl:r:s:hV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -105,6 +121,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'c':
 			o->csv = true;
+			break;
+		case 'e':
+			o->explain = true;
 			break;
 		case 'j':
 			o->json = true;
@@ -204,16 +223,25 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	ctx = (struct cmp_ctx){ .in = in, .n_in = n_in, .base = base,
-				.resolve = o.resolve };
+				.resolve = o.resolve, .explain = o.explain };
 	if (cmp_set_ratios(rows, n_rows, &ctx)) {
 		fprintf(stderr, CMP_PROG ": out of memory\n");
 		goto cleanup;
 	}
+	if (o.explain && cmp_explain_rows(rows, n_rows, &ctx, err,
+					  sizeof(err))) {
+		fprintf(stderr, CMP_PROG ": %s\n", err);
+		goto cleanup;
+	}
 	cmp_sort_rows(rows, n_rows, o.sort_by);
-	if (o.csv) {
+	if (o.csv && o.explain) {
+		cmp_print_explain_csv(rows, n_rows, &ctx);
+	} else if (o.csv) {
 		cmp_print_csv(rows, n_rows, &ctx);
 	} else if (o.json ? cmp_print_json(rows, n_rows, &ctx) :
-			    cmp_print_table(rows, n_rows, &ctx)) {
+			    cmp_print_table(rows, n_rows, &ctx) ||
+			    (o.explain &&
+			     cmp_print_explain(rows, n_rows, &ctx))) {
 		fprintf(stderr, CMP_PROG ": out of memory\n");
 		goto cleanup;
 	}
@@ -223,7 +251,7 @@ int main(int argc, char **argv)
 	}
 	ret = EXIT_SUCCESS;
 cleanup:
-	free(rows);
+	cmp_free_rows(rows, n_rows);
 	for (i = 0; in && i < n_in; i++) {
 		results_free(&in[i].file);
 		free(in[i].label);

@@ -15,6 +15,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/infer.h"
+#include "output/json/explain_json.h"
 
 static json_t *num_or_null(bool have, double v)
 {
@@ -49,8 +50,9 @@ static int set(json_t *o, const char *key, json_t *v)
 	return json_object_set_new(o, key, v) ? -1 : 0;
 }
 
-static json_t *row_json(const struct cmp_row *r, const struct cmp_input *in)
+static json_t *row_json(const struct cmp_row *r, const struct cmp_ctx *c)
 {
+	const struct cmp_input *in = c->in;
 	json_t *o = json_object(), *ci;
 	bool have = r->runs > 0;
 	int err = 0;
@@ -80,6 +82,11 @@ static json_t *row_json(const struct cmp_row *r, const struct cmp_input *in)
 	err |= set(o, "msg_p99_ns", num_or_null(r->has_lat, r->lat_p99));
 	err |= set(o, "rq_p99_ns", num_or_null(r->has_rq, r->rq_p99));
 	err |= set(o, "kernel_release", text(cmp_row_kernel(r, in)));
+	if (c->explain)
+		err |= set(o, "explain", r->ex ?
+			   explain_json(r->ex, r->label,
+					in[c->base].label) :
+			   json_null());
 	if (err) {
 		json_decref(o);
 		return NULL;
@@ -131,7 +138,7 @@ int cmp_print_json(const struct cmp_row *rows, size_t n,
 	if (put(header_json(c)))
 		return -1;
 	for (i = 0; i < n; i++)
-		if (put(row_json(&rows[i], c->in)))
+		if (put(row_json(&rows[i], c)))
 			return -1;
 	return 0;
 }

@@ -12,6 +12,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/infer.h"
+#include "output/text/csv.h"
 #include "util/fmt.h"
 
 enum col {
@@ -194,32 +195,6 @@ int cmp_print_table(const struct cmp_row *rows, size_t n,
 	free(cells);
 	print_legend(rows, n, ctx);
 	return 0;
-}
-
-/* RFC 4180: quote a field holding a comma, a quote or a line break. */
-static void csv_field(const char *s, bool last)
-{
-	const char *p;
-
-	if (s && strpbrk(s, ",\"\r\n")) {
-		putchar('"');
-		for (p = s; *p; p++) {
-			if (*p == '"')
-				putchar('"');
-			putchar(*p);
-		}
-		putchar('"');
-	} else if (s) {
-		fputs(s, stdout);
-	}
-	putchar(last ? '\n' : ',');
-}
-
-static void csv_num(bool have, int decimals, double v)
-{
-	if (have)
-		printf("%.*f", decimals, v);
-	putchar(',');
 }
 
 /* The columns after "file" came later: old readers stop before them. */

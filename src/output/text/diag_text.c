@@ -12,40 +12,13 @@
 #include "output/text/diag_text.h"
 #include "tracer/kstats_record.h"
 #include "util/roles.h"
+#include "output/text/wrap.h"
 #include "util/fmt.h"
 
-/*
- * Text under 100 columns: a long sentence continues on indented lines,
- * broken at spaces, but never between a number and its "%", and with no
- * space left at the end of a line.
- */
+/* Text under 100 columns, continued on lines indented by 5. */
 static void print_wrapped(FILE *f, const char *head, const char *text)
 {
-	const int width = 98, indent = 5;
-	int col = fprintf(f, "%s", head);
-	const char *p = text;
-	int sep = 0;
-
-	while (*p) {
-		const char *end = strchr(p, ' ');
-		int len;
-
-		while (end && end[1] == '%')
-			end = strchr(end + 1, ' ');
-		len = end ? (int)(end - p) : (int)strlen(p);
-		if (col + sep + len > width && col > indent) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-		} else if (sep) {
-			col += fprintf(f, " ");
-		}
-		col += fprintf(f, "%.*s", len, p);
-		p += len;
-		while (*p == ' ')
-			p++;
-		sep = 1;
-	}
-	fputc('\n', f);
+	text_wrap(f, head, text, 98, 5);
 }
 
 static void print_profile(FILE *f, const struct run_result *r,
