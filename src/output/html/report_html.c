@@ -267,8 +267,11 @@ static int render(FILE *f, const struct result_file *files, size_t nfiles,
 	for (i = 0; i < nfiles; i++)
 		file_meta(f, &files[i]);
 	verdict_box(f, views, ngroups, labels, nfiles);
-	if (nfiles > 1)
+	if (nfiles > 1) {
 		compare_section(f, files, nfiles, labels);
+		if (explain_section(f, files, nfiles, labels))
+			goto cleanup;
+	}
 	if (sweep_section(f, files, nfiles, labels) ||
 	    load_section(f, files, nfiles, labels))
 		goto cleanup;

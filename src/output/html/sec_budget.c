@@ -94,6 +94,7 @@ struct bar {
 	const char *unit;	/* of a tooltip's seconds: "s", "thread-s" */
 	double total;		/* the budget's whole, for a tooltip's share */
 	char whole[80];		/* the same in words */
+	double span;		/* what the full width stands for; 0: whole */
 };
 
 static const char *cpu_name(int l, char *buf, size_t len)
@@ -243,6 +244,8 @@ static void draw_bar(FILE *f, const struct bar *b, double y, double out_y,
 
 	for (s = 0; s < b->n; s++)
 		whole += b->ns[s] > 0 ? b->ns[s] : 0;
+	if (b->span > whole)
+		whole = b->span;
 	fprintf(f, "<text class=\"lab\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
 		BG_L - 6, y + BG_H - 4, b->label);
 	fprintf(f, "<g class=\"bbar %s\" id=\"g%d-budget-run%d-%s\" data-width=\"%.0f\">",
@@ -412,48 +415,71 @@ static void run_notes(FILE *f, const struct run_view *rv,
 	fputs("</td>", f);
 }
 
+/* The two bars of a budget, as draw_bar and the notes read them. */
+static void make_bars(const struct budget_bars *bb, struct bar *cpu,
+		      struct bar *thr)
+{
+	*cpu = (struct bar){ "cpu", "CPUs", KB_NR_CPU_LINES, bb->cpu,
+			     bb->cpu_grown, cpu_paint, cpu_name, cpu_words,
+			     bb->cpu_unit, bb->cpu_total, "", bb->cpu_span };
+	*thr = (struct bar){ "threads", "threads", BT_NR, bb->thr,
+			     bb->thr_grown, thr_paint, bt_name, bt_words,
+			     bb->thr_unit, bb->thr_total, "", bb->thr_span };
+	snprintf(cpu->whole, sizeof(cpu->whole), "%s", bb->cpu_whole);
+	snprintf(thr->whole, sizeof(thr->whole), "%s", bb->thr_whole);
+}
+
+void budget_bars_svg(FILE *f, const struct budget_bars *bb, int gid,
+		     int run)
+{
+	bool marked = bb->cpu_grown || bb->thr_grown;
+	double top = marked ? BG_OUT : 0, h = BG_SVG_H + 2 * top;
+	struct bar cpu, thr;
+
+	make_bars(bb, &cpu, &thr);
+	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\">",
+		BG_SVG_W, h, BG_SVG_W, h);
+	draw_bar(f, &cpu, top + 3, marked ? top - 3 : 0, gid, run);
+	draw_bar(f, &thr, top + 3 + BG_H + BG_GAP,
+		 marked ? top + 3 + 2 * BG_H + BG_GAP + 11 : 0, gid, run);
+	fputs("</svg>", f);
+}
+
 static void run_row(FILE *f, const struct group_view *v,
 		    const struct run_view *rv)
 {
 	const struct ks_budget *k = &rv->budget;
-	double cpu_grown[KB_NR_CPU_LINES], cpu_ns[KB_NR_CPU_LINES];
+	double cpu_grown[KB_NR_CPU_LINES];
 	bool slow = rv->slow && rv->acct.valid;
-	struct bar cpu = {
-		"cpu", "CPUs", KB_NR_CPU_LINES, cpu_ns,
-		slow ? cpu_grown : NULL, cpu_paint, cpu_name, cpu_words, "s",
-		(double)k->cpus.supply_ns, ""
+	struct budget_bars bb = {
+		.cpu_grown = slow ? cpu_grown : NULL,
+		.thr_grown = slow ? rv->bv.thr_grown : NULL,
+		.cpu_total = (double)k->cpus.supply_ns,
+		.thr_total = (double)k->subjects.total_ns,
+		.cpu_unit = "s", .thr_unit = "thread-s",
 	};
-	struct bar thr = {
-		"threads", "threads", BT_NR, rv->bv.thr,
-		slow ? rv->bv.thr_grown : NULL, thr_paint, bt_name, bt_words,
-		"thread-s", (double)k->subjects.total_ns, ""
-	};
+	struct bar cpu, thr;
 	char wall[32];
-	double top, h;
 	int l;
 
 	for (l = 0; l < KB_NR_CPU_LINES; l++) {
-		cpu_ns[l] = (double)k->cpus.line[l];
+		bb.cpu[l] = (double)k->cpus.line[l];
 		cpu_grown[l] = rv->acct.grown[LL_CPU(l)];
 	}
+	memcpy(bb.thr, rv->bv.thr, sizeof(bb.thr));
 	secs(wall, sizeof(wall), (double)k->wall_ns);
-	snprintf(cpu.whole, sizeof(cpu.whole), "%llu CPU%s × %s",
+	snprintf(bb.cpu_whole, sizeof(bb.cpu_whole), "%llu CPU%s × %s",
 		 (unsigned long long)k->cpus.ncpus,
 		 k->cpus.ncpus == 1 ? "" : "s", wall);
-	snprintf(thr.whole, sizeof(thr.whole), "%llu thread%s × %s",
+	snprintf(bb.thr_whole, sizeof(bb.thr_whole), "%llu thread%s × %s",
 		 (unsigned long long)k->subjects.threads,
 		 k->subjects.threads == 1 ? "" : "s", wall);
 	fprintf(f, "<tr class=\"budget-run%s\" id=\"g%d-budget-run%d\"><td class=\"num\"><b>%d</b></td><td>",
 		rv->slow ? " slow" : "", v->id, rv->r->run, rv->r->run);
-	top = slow ? BG_OUT : 0;
-	h = BG_SVG_H + 2 * top;
-	fprintf(f, "<svg viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\">",
-		BG_SVG_W, h, BG_SVG_W, h);
-	draw_bar(f, &cpu, top + 3, slow ? top - 3 : 0, v->id, rv->r->run);
-	draw_bar(f, &thr, top + 3 + BG_H + BG_GAP,
-		 slow ? top + 3 + 2 * BG_H + BG_GAP + 11 : 0, v->id,
-		 rv->r->run);
-	fputs("</svg></td>", f);
+	budget_bars_svg(f, &bb, v->id, rv->r->run);
+	fputs("</td>", f);
+	/* The notes name the grown lines as the bars' tooltips do. */
+	make_bars(&bb, &cpu, &thr);
 	run_notes(f, rv, &cpu, &thr);
 	fputs("</tr>\n", f);
 }

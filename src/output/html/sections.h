@@ -37,6 +37,27 @@ void timeline_section(FILE *f, struct group_view *v, size_t budget);
  */
 void budget_section(FILE *f, const struct group_view *v);
 
+/*
+ * One budget's two bars, as budget_section draws a run's: the CPUs'
+ * lines (enum kb_cpu_line) and the threads' segments (enum bt_seg), each
+ * bar as wide as its whole (or its span); with growths, the lines that
+ * grew are marked.
+ * Units and wholes are the tooltips' words ("s", "2 CPUs × 1.2 s").
+ */
+struct budget_bars {
+	double cpu[KB_NR_CPU_LINES];
+	double thr[BT_NR];
+	const double *cpu_grown;	/* NULL: nothing marked */
+	const double *thr_grown;
+	double cpu_total, thr_total;
+	const char *cpu_unit, *thr_unit;
+	char cpu_whole[80], thr_whole[80];
+	/* What a bar's full width stands for, to draw two to one scale. */
+	double cpu_span, thr_span;	/* 0: each bar's own whole */
+};
+void budget_bars_svg(FILE *f, const struct budget_bars *bb, int gid,
+		     int run);
+
 /* sec_stealers.c: who took the CPU from waiting benchmark threads. */
 void stealers_section(FILE *f, const struct group_view *v);
 
@@ -63,5 +84,13 @@ int load_section(FILE *f, const struct result_file *files, size_t nfiles,
 /* sec_compare.c: one row per file and sweep point. */
 void compare_section(FILE *f, const struct result_file *files,
 		     size_t nfiles, char **labels);
+
+/*
+ * sec_explain.c: why each file differs from the first (compare
+ * --explain): the sentence, both budgets' bars, the ranked differences.
+ * 0, or -1 when a run line is malformed or memory runs out.
+ */
+int explain_section(FILE *f, const struct result_file *files, size_t nfiles,
+		    char **labels);
 
 #endif
