@@ -103,7 +103,7 @@ TOOLS := $(OUT)/chatbench-compare $(OUT)/chatbench-hog \
 
 .PHONY: all run check check-only deps-test bench bench-diagnosis corpus overhead \
 	study-interactivity \
-	install clean \
+	install uninstall man clean \
 	vmlinux format tests
 all: $(BINS) $(TOOLS) $(HARNESS_BPF)
 
@@ -208,9 +208,43 @@ bench-diagnosis: $(BINS) $(TOOLS) $(HARNESS_BPF)
 corpus: $(BINS) $(TOOLS) $(HARNESS_BPF)
 	$(Q)OUT=$(OUT) tools/record-corpus.sh $(CORPUS_KINDS)
 
-install: $(BINS) $(TOOLS)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(BINS) $(TOOLS) $(DESTDIR)$(PREFIX)/bin
+# Man pages, one per program, from scdoc sources (docs/man/NAME.1.scd);
+# a program without one fails the build of the pages.  Their footer names
+# the version and their date is that of the page's last commit.
+PROGS := $(notdir $(BINS) $(TOOLS))
+MANS := $(patsubst %,$(OUT)/man/%.1,$(PROGS))
+SCDOC ?= scdoc
+VERSION = $(shell sed -n 's/^\#define CHATBENCH_VERSION[^"]*"\(.*\)"/\1/p' \
+	src/workload/proto.h)
+
+man: $(MANS)
+
+$(OUT)/man/%.1: docs/man/%.1.scd src/workload/proto.h
+	$(call msg,SCDOC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)d=$$(git log -1 --format=%ct -- $< 2>/dev/null); \
+		sed 's/@VERSION@/$(VERSION)/' $< | \
+		SOURCE_DATE_EPOCH=$${d:-$$(date +%s)} $(SCDOC) >$@
+
+# GNU's directory variables; DESTDIR stages the tree (packaging, tests).
+# uninstall removes what install put there and no directory but ours.
+bindir ?= $(PREFIX)/bin
+mandir ?= $(PREFIX)/share/man
+man1dir ?= $(mandir)/man1
+docdir ?= $(PREFIX)/share/doc/chatbench
+DOCS := README.md $(wildcard docs/*.md)
+
+install: $(BINS) $(TOOLS) $(MANS)
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) $(DESTDIR)$(docdir)
+	install -m 0755 $(BINS) $(TOOLS) $(DESTDIR)$(bindir)
+	install -m 0644 $(MANS) $(DESTDIR)$(man1dir)
+	install -m 0644 $(DOCS) $(DESTDIR)$(docdir)
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(bindir)/,$(PROGS)) \
+		$(addprefix $(DESTDIR)$(man1dir)/,$(notdir $(MANS))) \
+		$(addprefix $(DESTDIR)$(docdir)/,$(notdir $(DOCS)))
+	rmdir $(DESTDIR)$(docdir) 2>/dev/null || true
 
 vmlinux:
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c \
