@@ -584,13 +584,13 @@ const char *explain_sentence(const struct explain *e, const char *label,
 			"%s is %.1f %% %s than %s (95 %% CI %.1f-%.1f %%)",
 			label, mag, dir, base, lo, hi);
 	}
-	if (used >= len || !e->has_ci || !e->real)
-		goto end;
-	if (!e->valid) {
-		snprintf(buf + used, len - used,
-			 "; not explained: %s", e->missing);
+	if (used < len && !e->valid) {
+		snprintf(buf + used, len - used, "; not explained: %s",
+			 e->missing);
 		goto end;
 	}
+	if (used >= len || !e->has_ci || !e->real)
+		goto end;
 	top = explain_ranked(e, EX_THREADS, 1);
 	if (!top) {
 		snprintf(buf + used, len - used,

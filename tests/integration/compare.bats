@@ -376,3 +376,58 @@ RQ_P99='[.kernel.roles | (.cli_snd, .cli_rcv, .srv_rcv, .srv_snd, .srv_loop)
 	[ "$(json_row m1 '[.ratio_ci95, .p_value, .runs_needed]')" = \
 		"[null,null,null]" ]
 }
+
+# --explain on recorded traced series (tests/data/series): the plumbing
+# of text, JSON and CSV, which must say the same.  What the explanation
+# ranks is asserted by the replay of recorded pairs (test_explain.c).
+CORPUS="$BATS_TEST_DIRNAME/../data/series"
+
+@test "--explain: the sentence, both budgets and the figures; JSON and CSV agree" {
+	zcat "$CORPUS/clean.json.gz" >clean.json
+	zcat "$CORPUS/hog.json.gz" >hog.json
+	run "$COMPARE" --explain clean.json hog.json
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -qx "hog against clean"
+	echo "$output" | grep -q "^  hog is [0-9.]* % slower than clean (95 % CI"
+	echo "$output" | grep -q "^  Threads' time per message"
+	echo "$output" | grep -q "^  CPUs' time per message"
+	echo "$output" | grep -q "^  Figures behind them:"
+	local text=$output json csv top
+	# The first row of the threads' table is the JSON's rank 1.
+	top=$(echo "$text" | grep -A2 "^  Threads' time" | tail -1 |
+		awk '{ print $1, $NF }')
+	run "$COMPARE" --explain --json clean.json hog.json
+	[ "$status" -eq 0 ]
+	json=$(echo "$output" | jq -c 'select(.label == "hog") | .explain')
+	[ "$(echo "$json" | jq -r '.lines[] | select(.part == "threads" and
+		.rank == 1) | "\(.name) \(.rank)"')" = "$top" ]
+	# Every ranked line's interval excludes 0, and its share is positive.
+	echo "$json" | jq -e '[.lines[] | select(.rank) |
+		(.real and (.diff_ci95[0] > 0 or .diff_ci95[1] < 0) and
+		 .share > 0)] | all and length > 0'
+	# The sentence is the text's, rewrapped.
+	[ "$(echo "$json" | jq -r .sentence)" = \
+		"$(echo "$text" | sed -n '/^hog against clean$/,/^  Threads/p' |
+			sed '1d;$d' | sed 's/^ *//' | paste -sd' ')" ]
+	# The base's own row is not explained.
+	echo "$output" | jq -se 'map(select(.label == "clean"))[0] |
+		has("explain") and .explain == null'
+	run "$COMPARE" --explain --csv clean.json hog.json
+	[ "$status" -eq 0 ]
+	[ "${lines[0]%%,*}" = label ]
+	[ "$((${#lines[@]} - 1))" -eq "$(echo "$json" | jq '.lines | length')" ]
+	csv=$(echo "$output" | awk -F, '$8 == "threads" && $18 == 1 { print $9 }')
+	[ "$csv" = "${top% *}" ]
+}
+
+@test "--explain on untraced files says what is missing, status 0" {
+	run "$COMPARE" --explain k1.json k2.json
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -qx "k2 against k1"
+	echo "$output" | grep -A3 "^k2 against k1" | sed 's/^ *//' |
+		paste -sd' ' | grep -q "not explained: fewer than 2 traced runs"
+	! echo "$output" | grep -q "Threads' time"
+	run "$COMPARE" --explain --json k1.json k2.json
+	echo "$output" | jq -se 'map(select(.label == "k2"))[0].explain |
+		.explained == false and (.lines | length) == 0'
+}

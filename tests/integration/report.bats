@@ -434,3 +434,25 @@ EOF
 	[ "$(count_class "$g/report-example.html" slow)" -ge 1 ]
 	png_check "$g/report-example.png" 1200 1600
 }
+
+@test "several traced files: why each differs from the first, both budgets side by side" {
+	local corpus="$BATS_TEST_DIRNAME/../data/series" n
+	zcat "$corpus/clean.json.gz" >clean.json
+	zcat "$corpus/hog.json.gz" >hog.json
+	run "$REPORT" -o why.html clean.json hog.json
+	[ "$status" -eq 0 ]
+	xmllint --noout why.html
+	assert_self_contained why.html
+	grep -q '<h3 class="explain">Why hog differs from clean</h3>' why.html
+	# The sentence is compare --explain's, and so are the ranked lines.
+	run "$BIN/chatbench-compare" --explain --json clean.json hog.json
+	grep -qF "$(echo "$output" | jq -r 'select(.label == "hog") |
+		.explain.sentence' | sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g')" why.html
+	n=$(echo "$output" | jq -s '[.[] | select(.label == "hog") |
+		.explain.lines[] | select(.rank)] | length')
+	[ "$n" -gt 0 ]
+	[ "$(grep -o 'class="ex-line ranked"' why.html | wc -l)" -eq "$n" ]
+	# Two rows of bars: the base's and the file's, each CPUs and threads.
+	[ "$(grep -o 'id="g10000-budget-run[01]-\(cpu\|threads\)"' why.html |
+		sort -u | wc -l)" -eq 4 ]
+}

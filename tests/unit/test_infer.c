@@ -202,6 +202,33 @@ static void test_ratio_ci_separated(void **state)
 			 -1);
 }
 
+/*
+ * The difference of means: a shift of 100 is inside its interval, a
+ * sample against itself holds 0, constants give a point, and one value a
+ * side says nothing.
+ */
+static void test_diff_ci(void **state)
+{
+	const double x[] = { 198, 201, 203, 199, 200, 204, 197 };
+	const double y[] = { 98, 101, 103, 99, 100, 104, 97 };
+	const double c[] = { 5, 5, 5 };
+	double ci[2];
+
+	(void)state;
+	assert_int_equal(infer_diff_ci(x, 7, y, 7, NULL, ci), 0);
+	assert_true(ci[0] < 100 && ci[1] > 100);
+	assert_true(ci[0] > 95 && ci[1] < 105);
+	assert_int_equal(infer_diff_ci(x, 7, x, 7, NULL, ci), 0);
+	assert_true(ci[0] < 0 && ci[1] > 0);
+	assert_int_equal(infer_diff_ci(c, 3, c, 3, NULL, ci), 0);
+	assert_float_equal(ci[0], 0, 1e-12);
+	assert_float_equal(ci[1], 0, 1e-12);
+	/* Negative values are fine here, unlike in a ratio */
+	assert_int_equal(infer_diff_ci(y, 7, (double[]){ -1, 1 }, 2, NULL,
+				       ci), 0);
+	assert_int_equal(infer_diff_ci(x, 1, y, 7, NULL, ci), -1);
+}
+
 static void test_ratio_ci_deterministic(void **state)
 {
 	const double x[] = { 310, 402, 377, 390, 350, 420 };
@@ -325,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_ratio_ci_identical),
 		cmocka_unit_test(test_ratio_ci_separated),
 		cmocka_unit_test(test_ratio_ci_deterministic),
+		cmocka_unit_test(test_diff_ci),
 		cmocka_unit_test(test_ratio_ci_delta),
 		cmocka_unit_test(test_median_ci),
 		cmocka_unit_test(test_median_ci_exact),

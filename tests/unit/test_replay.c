@@ -63,30 +63,6 @@ static int read_expect(const char *name, struct expect *e)
 	return n >= 3 ? 0 : -1;
 }
 
-/* Decompresses gz into a temporary file; its path in out. */
-static int gunzip(const char *gz, char *out, size_t len)
-{
-	char buf[65536];
-	gzFile in = gzopen(gz, "rb");
-	FILE *f;
-	int fd, n = 0;
-
-	snprintf(out, len, "/tmp/test_replay.XXXXXX");
-	fd = mkstemp(out);
-	if (!in || fd < 0) {
-		if (in)
-			gzclose(in);
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	f = fdopen(fd, "w");
-	while ((n = gzread(in, buf, sizeof(buf))) > 0)
-		fwrite(buf, 1, (size_t)n, f);
-	gzclose(in);
-	return fclose(f) || n < 0 ? -1 : 0;
-}
-
 /* Every run's budget adds up, the tracer's misses are small. */
 static void check_budgets(const char *name, const struct series *s)
 {
@@ -168,7 +144,7 @@ static void replay(const char *name)
 	if (read_expect(name, &e))
 		fail_msg("%s: no readable .expect", name);
 	snprintf(path, sizeof(path), CORPUS "/%s.json.gz", name);
-	assert_int_equal(gunzip(path, tmp, sizeof(tmp)), 0);
+	assert_int_equal(unit_gunzip(path, tmp, sizeof(tmp)), 0);
 	if (results_load(tmp, &rf, err, sizeof(err))) {
 		unlink(tmp);
 		fail_msg("%s: %s", name, err);
@@ -237,7 +213,7 @@ static void test_truncated(void **state)
 	int rc;
 
 	(void)state;
-	assert_int_equal(gunzip(CORPUS "/clean.json.gz", tmp, sizeof(tmp)), 0);
+	assert_int_equal(unit_gunzip(CORPUS "/clean.json.gz", tmp, sizeof(tmp)), 0);
 	in = fopen(tmp, "r");
 	assert_non_null(in);
 	n = fread(line, 1, sizeof(line) - 1, in);

@@ -4,7 +4,11 @@
 #define CHATBENCH_UNIT_UTIL_H
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "tracer/budget.h"
 
@@ -27,6 +31,33 @@ static inline int64_t cpu_sum(const struct kb_cpus *c)
 	for (i = 0; i < KB_NR_CPU_LINES; i++)
 		s += c->line[i];
 	return s;
+}
+
+/*
+ * A recorded file of tests/data (gzip) into a temporary file whose path
+ * goes into out; 0, or -1.  The caller unlinks it.
+ */
+static inline int unit_gunzip(const char *gz, char *out, size_t len)
+{
+	char buf[65536];
+	gzFile in = gzopen(gz, "rb");
+	FILE *f;
+	int fd, n = 0;
+
+	snprintf(out, len, "/tmp/chatbench-unit.XXXXXX");
+	fd = mkstemp(out);
+	if (!in || fd < 0) {
+		if (in)
+			gzclose(in);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	f = fdopen(fd, "w");
+	while ((n = gzread(in, buf, sizeof(buf))) > 0)
+		fwrite(buf, 1, (size_t)n, f);
+	gzclose(in);
+	return fclose(f) || n < 0 ? -1 : 0;
 }
 
 #endif

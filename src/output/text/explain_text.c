@@ -181,6 +181,7 @@ int cmp_print_explain(const struct cmp_row *rows, size_t n,
 {
 	const char *base = c->in[c->base].label;
 	char title[256], sentence[1024];
+	bool tables = false;
 	size_t i, k;
 
 	for (k = 0; k < c->n_in; k++)
@@ -199,10 +200,11 @@ int cmp_print_explain(const struct cmp_row *rows, size_t n,
 		text_wrap(stdout, "  ", sentence, 98, 2);
 		if (!r->ex->valid)
 			continue;
+		tables = true;
 		for (p = 0; p < EX_NR_PARTS; p++)
 			print_part(r->ex, p, base, r->label);
 	}
-	if (n) {
+	if (tables) {
 		puts("\n*: the difference's 95% CI excludes 0 (bootstrap of the runs' means);");
 		puts("share: of the difference in the part's time per message, in the direction of the");
 		puts("throughput's change; rank: lines that account for it, ranked only when both the");
