@@ -5,6 +5,8 @@
  * much of it, which process was throttled or stopped and by whom.  Which
  * causes a run has, and their shares, is diagnose.c's business.
  */
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +15,36 @@
 #include "util/fmt.h"
 
 /* The outsider that took the most CPU from waiting benchmark threads. */
+/*
+ * Whether a figure rose: a cause's sentence cites only the figures that
+ * moved the way its mechanism moves them (a contention whose run-queue
+ * p99 fell cites something else, or its budget).
+ */
+static bool rose(double now, double base)
+{
+	return now > base * 1.05;
+}
+
+static void append(struct diag_cause *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void append(struct diag_cause *c, const char *fmt, ...)
+{
+	size_t n = strlen(c->text);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->text + n, sizeof(c->text) - n, fmt, ap);
+	va_end(ap);
+}
+
+/* The separator before a sentence's next figure: first, or after one. */
+static const char *sep(const struct diag_cause *c, const char *first,
+		       const char *next)
+{
+	return strchr(c->text, ':') ? next : first;
+}
+
 static const struct ks_stealer *top_outsider(const struct kstats *k)
 {
 	const struct ks_stealer *best = NULL;
@@ -98,14 +130,16 @@ static void describe_outsider(struct diag_cause *c, const struct kstats *k,
 	times_ref(times, sizeof(times), s->outsider_pct, r->outsider_pct,
 		  "outsider time");
 	snprintf(c->text, sizeof(c->text),
-		 "CPU contention by an outsider: %s (pid %d, %s) took %.0f %% of CPU %s for %.1f s while benchmark threads were runnable, %s (outsiders %.1f %% of all CPU time vs %.1f %%); run-queue latency p99 %s vs %s",
+		 "CPU contention by an outsider: %s (pid %d, %s) took %.0f %% of CPU %s for %.1f s while benchmark threads were runnable, %s (outsiders %.1f %% of all CPU time vs %.1f %%)",
 		 o ? o->comm : "?", o ? (int)o->pid : 0,
 		 o && o->sclass >= 0 && o->sclass < CB_NR_CLASSES ?
 			 class_words[o->sclass] : "class unknown",
 		 share, cpus,
-		 s->wall_s, times, s->outsider_pct, r->outsider_pct,
-		 fmt_ns(a, sizeof(a), (double)s->rq_p99_ns),
-		 fmt_ns(b, sizeof(b), (double)r->rq_p99_ns));
+		 s->wall_s, times, s->outsider_pct, r->outsider_pct);
+	if (rose((double)s->rq_p99_ns, (double)r->rq_p99_ns))
+		append(c, "; run-queue latency p99 %s vs %s",
+		       fmt_ns(a, sizeof(a), (double)s->rq_p99_ns),
+		       fmt_ns(b, sizeof(b), (double)r->rq_p99_ns));
 }
 
 static void describe_contention(struct diag_cause *c, const struct kstats *k,
@@ -120,11 +154,21 @@ static void describe_contention(struct diag_cause *c, const struct kstats *k,
 
 	most_idle_cpu(k, &idle_cpu, &idle_pct);
 	snprintf(c->text, sizeof(c->text),
-		 "scheduler contention among the benchmark's threads: run-queue latency p99 %s vs %s, involuntary switches %.3f vs %.3f per message, migrations %.0f/s vs %.0f/s",
-		 fmt_ns(a, sizeof(a), (double)s->rq_p99_ns),
-		 fmt_ns(b, sizeof(b), (double)r->rq_p99_ns),
-		 s->invol_per_msg, r->invol_per_msg, s->migrations_per_s,
-		 r->migrations_per_s);
+		 "scheduler contention among the benchmark's threads");
+	/* Only what rose is evidence; none may have (a weight, a nice). */
+	if (rose((double)s->rq_p99_ns, (double)r->rq_p99_ns))
+		append(c, "%s run-queue latency p99 %s vs %s",
+		       sep(c, ":", ","),
+		       fmt_ns(a, sizeof(a), (double)s->rq_p99_ns),
+		       fmt_ns(b, sizeof(b), (double)r->rq_p99_ns));
+	if (rose(s->invol_per_msg, r->invol_per_msg))
+		append(c, "%s involuntary switches %.3f vs %.3f per message",
+		       sep(c, ":", ","), s->invol_per_msg, r->invol_per_msg);
+	if (rose(s->migrations_per_s, r->migrations_per_s))
+		append(c, "%s migrations %.0f/s vs %.0f/s", sep(c, ":", ","),
+		       s->migrations_per_s, r->migrations_per_s);
+	if (!strchr(c->text, ':'))
+		append(c, ": its threads waited longer behind each other per message");
 	if (s->idle_pct <= r->idle_pct + 10 || idle_cpu < 0)
 		return;
 	n = strlen(c->text);
@@ -289,10 +333,15 @@ void diag_describe(struct diag_cause *c, const struct kstats *k,
 		c->now = s->idle_pct;
 		c->base = r->idle_pct;
 		snprintf(c->text, sizeof(c->text),
-			 "CPUs idle while the run was slow: idle %.0f %% vs %.0f %%, cross-CPU wakeups %.0f %% vs %.0f %%, run-queue latency p50 %s vs %s",
-			 s->idle_pct, r->idle_pct, s->xcpu_pct, r->xcpu_pct,
-			 fmt_ns(a, sizeof(a), (double)s->rq_p50_ns),
-			 fmt_ns(b, sizeof(b), (double)r->rq_p50_ns));
+			 "CPUs idle while the run was slow: idle %.0f %% vs %.0f %%",
+			 s->idle_pct, r->idle_pct);
+		if (rose(s->xcpu_pct, r->xcpu_pct))
+			append(c, ", cross-CPU wakeups %.0f %% vs %.0f %%",
+			       s->xcpu_pct, r->xcpu_pct);
+		if (rose((double)s->rq_p50_ns, (double)r->rq_p50_ns))
+			append(c, ", run-queue latency p50 %s vs %s",
+			       fmt_ns(a, sizeof(a), (double)s->rq_p50_ns),
+			       fmt_ns(b, sizeof(b), (double)r->rq_p50_ns));
 		break;
 	case CAUSE_SOFTIRQ:
 		/* The figure that is the evidence: more work, or a late ksoftirqd. */
