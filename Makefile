@@ -246,9 +246,18 @@ uninstall:
 		$(addprefix $(DESTDIR)$(docdir)/,$(notdir $(DOCS)))
 	rmdir $(DESTDIR)$(docdir) 2>/dev/null || true
 
+# x86's header is the running kernel's BTF.  arm64's is cut from the
+# kernel image of Debian 12's linux-image-arm64, downloaded, so that any
+# machine makes the same header; KERNEL= names another package, a .deb,
+# an Image, or raw BTF (an arm64 machine's /sys/kernel/btf/vmlinux).
 vmlinux:
+ifeq ($(ARCH),arm64)
+	BPFTOOL=$(BPFTOOL) tools/vmlinux-arm64.sh \
+		vmlinux/arm64/vmlinux.h $(KERNEL)
+else
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c \
 		> vmlinux/$(ARCH)/vmlinux.h
+endif
 
 format:
 	clang-format -i $(SRCS) $(wildcard src/*/*.h src/*/*/*.h) bpf/*.c \
