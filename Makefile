@@ -4,19 +4,54 @@
 # the bpf target, turned into skeleton headers with bpftool, and linked into
 # chat_c together with the benchmark; chat_s needs no BPF at all.
 
+# ARCH is the machine we build for, in the kernel's names (x86, arm64):
+# it picks vmlinux/$(ARCH)/vmlinux.h and __TARGET_ARCH_$(ARCH) for the BPF
+# objects.  A CROSS_COMPILE prefix (aarch64-linux-gnu-) names it when ARCH
+# is not given, and ARCH=arm64 on another machine takes Debian's prefix,
+# so that user code and BPF objects are always built for one machine.
+kernel_arch = $(patsubst x86_64,x86,$(patsubst aarch64,arm64,$(1)))
+# The machine of a prefix: aarch64-linux-gnu- builds for arm64.
+cross_arch = $(call kernel_arch,$(firstword $(subst -, ,$(notdir $(1)))))
+HOST_ARCH := $(call kernel_arch,$(shell uname -m))
+ifneq ($(CROSS_COMPILE),)
+ARCH ?= $(call cross_arch,$(CROSS_COMPILE))
+endif
+ARCH ?= $(HOST_ARCH)
+ifneq ($(ARCH),$(HOST_ARCH))
+ifeq ($(ARCH),arm64)
+CROSS_COMPILE ?= aarch64-linux-gnu-
+endif
+endif
+ifneq ($(CROSS_COMPILE),)
+ifneq ($(call cross_arch,$(CROSS_COMPILE)),$(ARCH))
+$(error CROSS_COMPILE=$(CROSS_COMPILE) does not build for ARCH=$(ARCH))
+endif
+ifneq ($(SAN),)
+$(error SAN= builds are native only (the sanitizers' runtimes are the host's))
+endif
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin AR),default)
+AR := $(CROSS_COMPILE)ar
+endif
+endif
+
 # Sanitizer builds (SAN=address,undefined or SAN=thread) get their own
 # output directory, so their objects never mix with the normal build's, and
 # clang, whose runtimes (ASan, UBSan, TSan, libFuzzer) Debian ships with it.
+# So does a cross build (build-arm64): its objects are another machine's.
 comma := ,
 ifneq ($(SAN),)
 OUT ?= build-san-$(subst $(comma),-,$(SAN))
 ifeq ($(origin CC),default)
 CC := clang
 endif
+else ifneq ($(ARCH),$(HOST_ARCH))
+OUT ?= build-$(ARCH)
 else
 OUT ?= build
 endif
-ARCH ?= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 CC ?= cc
 CLANG ?= clang
 BPFTOOL ?= $(shell command -v bpftool 2>/dev/null || echo /usr/sbin/bpftool)
@@ -46,6 +81,12 @@ endif
 # Frame pointers in every build: --profile walks user stacks by them, and
 # without them a sample stops at its first frame.
 CFLAGS += -fno-omit-frame-pointer
+# arm64 compilers also drop the frame record of leaf functions unless told
+# (x86's keep it): the kernel's unwinder follows x29 only, so a sample in
+# a leaf would lose its caller.
+ifeq ($(ARCH),arm64)
+CFLAGS += -mno-omit-leaf-frame-pointer
+endif
 CPPFLAGS += -D_GNU_SOURCE -I$(OUT) -Isrc -Ibpf
 # libdw (elfutils) names the user frames of --profile's stacks.
 LDLIBS_BPF := -lbpf -ldw -lelf -lz
