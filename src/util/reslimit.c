@@ -103,12 +103,26 @@ int limits_check_threads(unsigned long need, char *err, size_t len)
 	return 0;
 }
 
+size_t limits_thread_stack(void)
+{
+	long min = sysconf(_SC_THREAD_STACK_MIN);
+
+	return min > CHAT_THREAD_STACK ? (size_t)min : CHAT_THREAD_STACK;
+}
+
+/* pthread calls return their error: errno carries it to the callers. */
 int limits_thread_attr(pthread_attr_t *attr)
 {
-	if (pthread_attr_init(attr))
+	int err = pthread_attr_init(attr);
+
+	if (err) {
+		errno = err;
 		return -1;
-	if (pthread_attr_setstacksize(attr, CHAT_THREAD_STACK)) {
+	}
+	err = pthread_attr_setstacksize(attr, limits_thread_stack());
+	if (err) {
 		pthread_attr_destroy(attr);
+		errno = err;
 		return -1;
 	}
 	return 0;

@@ -18,6 +18,13 @@
 int limits_ensure_fds(unsigned long need, char *err, size_t len);
 /* Whether need more threads fit under threads-max, pid_max and NPROC. */
 int limits_check_threads(unsigned long need, char *err, size_t len);
+/*
+ * CHAT_THREAD_STACK, or the C library's least stack where that is more:
+ * glibc's PTHREAD_STACK_MIN is 16 KiB on x86-64 but 128 KiB on arm64
+ * (whose kernels may have 64 KiB pages), and it refuses any smaller.
+ */
+size_t limits_thread_stack(void);
+/* Attributes of a worker thread (its stack); -1 with errno set. */
 int limits_thread_attr(pthread_attr_t *attr);
 /*
  * The sentence for a failed pthread_create of thread nth of need.  For
