@@ -69,7 +69,12 @@ static __always_inline __u64 cb_comm8(struct task_struct *p, const bool btf)
  * bpf_task_pt_regs() (5.15+), which needs a typed pointer; raw_tp has
  * only a number, so it computes task_pt_regs() as x86-64 and arm64
  * define it: the registers sit at the top of the 16 KiB task stack
- * (a KASAN kernel's larger stack reads garbage, never faults).
+ * (a KASAN kernel's larger stack reads garbage, never faults; so does an
+ * arm64 kernel with 64 KiB pages, whose stacks may be a page).  The
+ * number is the one saved at entry (x86's orig_ax, as ax is overwritten
+ * by the return value; arm64's syscallno, saved from x8), in the
+ * architecture's own numbering: user space fills sys_reason from its
+ * <sys/syscall.h>, built for the same architecture.
  */
 #define CB_THREAD_SIZE	16384
 
@@ -93,6 +98,8 @@ static __always_inline long cb_syscall_nr(struct task_struct *p,
 #elif defined(__TARGET_ARCH_arm64)
 	return BPF_CORE_READ(regs, syscallno);
 #else
+	/* Another arch: no reason from the system call, never a wrong one. */
+	(void)regs;
 	return -1;
 #endif
 }

@@ -27,6 +27,13 @@ char LICENSE[] SEC("license") = "GPL";
 #define PF_KTHREAD	0x00200000
 /* Since 6.1, f5d39b020809 ("freezer,sched: Rewrite core freezer logic"). */
 #define TASK_FROZEN	0x8000
+/*
+ * The generic (asm-generic/signal.h) numbers, which x86 and arm64 share;
+ * alpha, mips, parisc and sparc number these signals otherwise.
+ */
+#if !defined(__TARGET_ARCH_x86) && !defined(__TARGET_ARCH_arm64)
+#warning "stopping signals numbered as on x86 and arm64: check this arch's"
+#endif
 #define SIGCONT		18
 #define SIGSTOP		19
 #define SIGTTOU		22
