@@ -42,7 +42,7 @@ wait_file() {
 hold_peers() {
 	local ready="$BATS_TEST_TMPDIR/held"
 	rm -f "$ready"
-	python3 "$PEERS" hold 127.0.0.1 "$SRV_PORT" "$1" "$2" "$ready" "$3" \
+	"$PYTHON3" "$PEERS" hold 127.0.0.1 "$SRV_PORT" "$1" "$2" "$ready" "$3" \
 		>"$BATS_TEST_TMPDIR/held.out" 3>&- &
 	BG+=($!)
 	wait_file "$ready"
@@ -100,7 +100,7 @@ assert_exact() {
 
 @test "a flood of connects beside a real client: the client is served exactly, the server stays up" {
 	launch_server 127.0.0.1
-	python3 "$PEERS" flood 127.0.0.1 "$SRV_PORT" 3000 3>&- &
+	"$PYTHON3" "$PEERS" flood 127.0.0.1 "$SRV_PORT" 3000 3>&- &
 	BG+=($!)
 	hold_peers 0 500 30
 	run timeout 30 "$CHAT_C" -q --no-trace -r 3 127.0.0.1 2 20 "$SRV_PORT"
@@ -134,7 +134,7 @@ assert_exact() {
 deaf_peer_run() {
 	local ready="$BATS_TEST_TMPDIR/deaf"
 	launch_server 127.0.0.1 --timeout 3 --model "$1"
-	python3 "$PEERS" deaf 127.0.0.1 "$SRV_PORT" 1 "$2" "$ready" 30 3>&- &
+	"$PYTHON3" "$PEERS" deaf 127.0.0.1 "$SRV_PORT" 1 "$2" "$ready" 30 3>&- &
 	BG+=($!)
 	wait_file "$ready"
 	run timeout 60 "$CHAT_C" -q --no-trace 127.0.0.1 2 200 "$SRV_PORT"

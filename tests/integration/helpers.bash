@@ -10,6 +10,11 @@ case $OUT in
 esac
 CHAT_S="$BIN/chat_s"
 CHAT_C="$BIN/chat_c"
+# Debian's interpreter, which install-deps.sh installs: a version
+# manager's shim in front of it (pyenv) costs half a second a start, and
+# the suites start it dozens of times.
+PYTHON3=/usr/bin/python3
+[ -x "$PYTHON3" ] || PYTHON3=python3
 
 # Starts chat_s with the given options on 127.0.0.1, port picked by the
 # kernel; sets SRV_PID, SRV_PORT and SRV_LOG.

@@ -381,7 +381,7 @@ def hist: {count: 100000, p50_ns: 1000000, p99_ns: 100000000,
 # colour leaves only a handful of byte values whatever the row filters
 # (the colour itself, or zero differences); a rendered report has most.
 png_check() {
-	python3 - "$1" "$2" "$3" <<'EOF'
+	"$PYTHON3" - "$1" "$2" "$3" <<'EOF'
 import struct, sys, zlib
 path, want_w, want_h = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 d = open(path, 'rb').read()

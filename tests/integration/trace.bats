@@ -36,7 +36,7 @@ traced_run() {
 
 # Python expression over the run's JSON object d and its kernel object k.
 check() {
-	python3 - "$J" "$1" <<'EOF'
+	"$PYTHON3" - "$J" "$1" <<'EOF'
 import json, sys
 runs = [json.loads(l) for l in open(sys.argv[1]) if '"kernel"' in l]
 d = runs[-1]
@@ -213,7 +213,7 @@ tracepoint:sched:sched_wakeup /args->comm == "cli_rcv"/ {
 	J="$BATS_TEST_TMPDIR/pinned.json"
 	traced_run taskset -c 0
 	check "True"
-	python3 - "$free" "$J" <<'EOF'
+	"$PYTHON3" - "$free" "$J" <<'EOF'
 import json, sys
 def k(path):
     return [json.loads(l) for l in open(path) if '"kernel"' in l][-1]["kernel"]
