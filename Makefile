@@ -223,6 +223,32 @@ deps-test:
 check-only: tests
 	$(Q)OUT=$(OUT) tests/run.sh
 
+# chat_c, chat_s, the tools and the unit tests built for arm64 (into
+# build-arm64 on another machine), the unit tests and a loopback smoke
+# suite run under qemu-user.  The integration suites need an arm64 kernel
+# (BPF, perf events, namespaces), which qemu-user cannot give: they are
+# counted as skipped.
+.PHONY: check-arm64 deps-arm64
+QEMU_AARCH64 ?= qemu-aarch64-static
+ifeq ($(ARCH),arm64)
+ifneq ($(HOST_ARCH),arm64)
+TEST_RUNNER ?= $(QEMU_AARCH64)
+endif
+check-arm64: deps-arm64
+	$(Q)$(MAKE) --no-print-directory tests
+	$(Q)OUT=$(OUT) TEST_RUNNER="$(TEST_RUNNER)" \
+		SUITES=tests/cross/qemu.bats \
+		SKIP_SUITES="$(wildcard tests/integration/*.bats)" \
+		SKIP_REASON="needs an arm64 kernel, not qemu-user" \
+		tests/run.sh
+else
+check-arm64:
+	$(Q)$(MAKE) --no-print-directory ARCH=arm64 check-arm64
+endif
+
+deps-arm64:
+	$(Q)tools/install-deps.sh --arm64
+
 run: $(BINS)
 	$(Q)$(OUT)/chat_c --local $(or $(RUN_ARGS),--runs 5 -q \
 		--report $(OUT)/report.html 10 1000)
