@@ -36,7 +36,7 @@ static const char usage[] =
 	"                            stdout, the text then goes to stderr)\n"
 	"      --report FILE         an HTML report of the judged series\n"
 	"      --slow-threshold PCT  a run is slow below the reference by more\n"
-	"                            than PCT %% (default: what the file was\n"
+	"                            than PCT % (default: what the file was\n"
 	"                            judged with, else 10)\n"
 	"  -q, --quiet               no Placement line\n"
 	"  -h, --help                this text\n"
@@ -104,7 +104,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			fputs(usage, stdout);
 			return -1;
 		case 'V':
-			printf(PROG " %s\n", CHATBENCH_VERSION);
+			printf(PROG " (chatbench) %s\n", CHATBENCH_VERSION);
 			return -1;
 		case ':':
 			fprintf(stderr, PROG ": %s needs a value\n",
