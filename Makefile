@@ -142,7 +142,7 @@ BINS := $(OUT)/chat_s $(OUT)/chat_c
 TOOLS := $(OUT)/chatbench-compare $(OUT)/chatbench-hog \
 	$(OUT)/chatbench-report $(OUT)/chatbench-stats $(OUT)/chatbench-judge
 
-.PHONY: all run check check-only deps-test bench bench-diagnosis corpus overhead \
+.PHONY: all run check check-only deps-test bench bench-diagnosis corpus pairs overhead \
 	study-interactivity \
 	install uninstall man clean \
 	vmlinux format tests
@@ -274,6 +274,11 @@ bench-diagnosis: $(BINS) $(TOOLS) $(HARNESS_BPF)
 # Re-records the series the verdict's replay tests judge (tests/data/).
 corpus: $(BINS) $(TOOLS) $(HARNESS_BPF)
 	$(Q)OUT=$(OUT) tools/record-corpus.sh $(CORPUS_KINDS)
+
+# Re-records the pairs of series compare --explain's replay tests read
+# (tests/data/pairs; PAIRS: which, default all).
+pairs: $(BINS) $(TOOLS)
+	$(Q)OUT=$(OUT) tools/record-pairs.sh $(PAIRS)
 
 # Man pages, one per program, from scdoc sources (docs/man/NAME.1.scd);
 # a program without one fails the build of the pages.  Their footer names
