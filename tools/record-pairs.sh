@@ -3,17 +3,21 @@
 #
 # Records the pairs of series that chatbench-compare --explain's replay
 # tests read (tests/unit/test_explain.c): for each PAIR, two series of
-# RUNS (7) traced runs of ROOMS x MSGS (4 x 200), each against a --local
-# server of its own, recorded one after the other: NAME-a.json.gz with
-# the default setting (the base) and NAME-b.json.gz with one thing
-# changed, in tests/data/pairs/.  Beside them NAME.expect says what was
-# changed and the budget line that change works through, which the
-# explanation must rank first ("top=wait:own"), or "top=none" for a
-# pair of one setting, where nothing may be ranked.
+# RUNS (7) traced runs of ROOMS x MSGS (4 x 200), each run against a
+# --local server of its own, the two settings alternating run by run
+# (tools/ab.sh; series recorded one after the other here differ by up to
+# 15 % with nothing changed: the VM drifts): NAME-a.json.gz with the
+# default setting (the base) and NAME-b.json.gz with one thing changed,
+# in tests/data/pairs/.  Beside them NAME.expect names the
+# budget line that change works through: one the explanation must rank
+# first ("top=wait:own"), or, where the change works through several
+# lines of like size, one it must rank with a fifth of the difference or
+# more ("ranked=blocked:sock_send"); "top=none" for a pair of one
+# setting, where nothing may be ranked.
 #
 #   tools/record-pairs.sh [PAIR...]   (default: every pair below)
 #
-# A benchmark, not a test: a minute or two, root for BPF, and nothing
+# A benchmark, not a test: a few minutes, root for BPF, and nothing
 # else may run meanwhile (a compiler beside it is an outsider in one
 # series and not in the other).  Run from the project root after make,
 # or as `make pairs`.
@@ -27,41 +31,25 @@ dir=tests/data/pairs
 mkdir -p "$dir"
 
 # name, the b side's chat_c options (or "sockbuf": tiny TCP buffers for
-# the b side's sockets), the line the change works through:
+# the b side's sockets), the expectation:
 # - both processes on CPU 0: the threads queue behind each other;
-# - 4 KiB socket buffers: senders block on full send queues;
+# - 4 KiB socket buffers: senders block on full send queues, receivers
+#   wake for less each time and the threads queue for more wakeups: two or
+#   three lines of like size (2026-12-07);
 # - the same setting twice: nothing.
+# SCHED_BATCH for every thread against SCHED_OTHER is no pair: at these
+# sizes it changed nothing measurable (interleaved, +4.5 %, 95 % CI -1.9
+# to +10.7 %; four series one after the other: -15, +2, +11 and 0 %).
 pairs="
-pinned|--cpus 0 --server-cpus 0|wait:own
-sockbuf|sockbuf|blocked:sock_send
-same||none
+pinned|--cpus 0 --server-cpus 0|top=wait:own
+sockbuf|sockbuf|ranked=blocked:sock_send
+same||top=none
 "
 
-saved_r= saved_w=
-restore() {
-	[ -n "$saved_r" ] && sysctl -qw net.ipv4.tcp_rmem="$saved_r" \
-		net.ipv4.tcp_wmem="$saved_w"
-	saved_r=
-}
 tmp=$(mktemp -d)
-trap 'restore; rm -rf "$tmp"' EXIT
-
-# One series into $1 with the extra options $2.
-series() {
-	local f=$1 extra=$2
-	local -a opts=()
-
-	[ "$extra" = sockbuf ] || read -r -a opts <<<"$extra"
-	if [ "$extra" = sockbuf ]; then
-		saved_r=$(sysctl -n net.ipv4.tcp_rmem)
-		saved_w=$(sysctl -n net.ipv4.tcp_wmem)
-		sysctl -qw net.ipv4.tcp_rmem="4096 4096 4096" \
-			net.ipv4.tcp_wmem="4096 4096 4096"
-	fi
-	"$OUT/chat_c" --local -q --trace -r "$RUNS" --pause 400 \
-		"${opts[@]}" -j "$f" "$ROOMS" "$MSGS" >/dev/null
-	restore
-}
+trap 'rm -rf "$tmp"' EXIT
+tiny='sysctl -qw net.ipv4.tcp_rmem="4096 4096 4096" net.ipv4.tcp_wmem="4096 4096 4096"'
+back="sysctl -qw net.ipv4.tcp_rmem='$(sysctl -n net.ipv4.tcp_rmem)' net.ipv4.tcp_wmem='$(sysctl -n net.ipv4.tcp_wmem)'"
 
 # The per-interval run-queue histograms are not read by the
 # explanation: dropped, as in the verdict's corpus.
@@ -77,12 +65,18 @@ for name in "${names[@]}"; do
 	line=$(awk -F'|' -v n="$name" '$1 == n' <<<"$pairs")
 	[ -n "$line" ] ||
 		{ echo "record-pairs: unknown pair $name" >&2; exit 2; }
-	IFS='|' read -r _ extra top <<<"$line"
-	series "$tmp/a.json" ""
-	series "$tmp/b.json" "$extra"
+	IFS='|' read -r _ extra expect <<<"$line"
+	if [ "$extra" = sockbuf ]; then
+		OUT=$OUT tools/ab.sh -r "$RUNS" --before-b "$tiny" \
+			--after-b "$back" "$tmp/a.json" "$tmp/b.json" \
+			"$ROOMS" "$MSGS"
+	else
+		OUT=$OUT tools/ab.sh -r "$RUNS" -b "$extra" "$tmp/a.json" \
+			"$tmp/b.json" "$ROOMS" "$MSGS"
+	fi
 	save "$tmp/a.json" "$dir/$name-a.json.gz"
 	save "$tmp/b.json" "$dir/$name-b.json.gz"
-	echo "top=$top" >"$dir/$name.expect"
+	echo "$expect" >"$dir/$name.expect"
 	printf '%-8s b: %s; ' "$name" "${extra:-the same}"
 	"$OUT/chatbench-compare" --explain --json "$tmp/a.json" "$tmp/b.json" |
 		jq -r 'select(.explain) | .explain.sentence'
