@@ -314,6 +314,44 @@ static void fill_line(struct ex_line *l, const struct ex_def *d,
 	}
 }
 
+/* The span of time of a group's runs by their start (CLOCK_MONOTONIC). */
+static bool run_span(const struct result_group *g, double span[2])
+{
+	bool any = false;
+	double t;
+	size_t i;
+
+	for (i = 0; i < g->nr_runs; i++) {
+		t = json_number_value(json_object_get(g->runs[i].json,
+						      "start_ns"));
+		if (t <= 0)
+			continue;
+		if (!any || t < span[0])
+			span[0] = t;
+		if (!any || t > span[1])
+			span[1] = t;
+		any = true;
+	}
+	return any;
+}
+
+/*
+ * Interleaved: recorded on one host (and so on one monotonic clock, if
+ * in one boot: spans of two boots overlapping by chance are unlikely and
+ * would only spare a caveat) with spans of time that overlap.
+ */
+static bool interleaved(const struct result_group *g,
+			const struct result_group *bg)
+{
+	const char *h = g->summary.present ? g->summary.host : NULL;
+	const char *bh = bg->summary.present ? bg->summary.host : NULL;
+	double a[2], b[2];
+
+	if (!h || !bh || strcmp(h, bh) || !run_span(g, a) || !run_span(bg, b))
+		return false;
+	return a[0] < b[1] && b[0] < a[1];
+}
+
 /* The throughput of the ok runs, as chatbench-compare's ratio has it. */
 static int set_throughput(const struct result_group *g,
 			  const struct result_group *bg, struct explain *e)
@@ -406,6 +444,7 @@ int explain_groups(const struct result_group *g, const struct result_group *bg,
 	int i, ret = -1;
 
 	memset(e, 0, sizeof(*e));
+	e->interleaved = interleaved(g, bg);
 	if (set_throughput(g, bg, e)) {
 		fmt_err(err, len, "out of memory");
 		return -1;
@@ -617,6 +656,13 @@ end:
 	if (used + 1 < len)
 		strcat(buf, ".");
 	return buf;
+}
+
+const char *explain_caveat(const struct explain *e)
+{
+	if (!e->real || e->interleaved)
+		return NULL;
+	return "the series were recorded one after the other, so whatever the machine did differently in between is in the difference too: on our VMs one setting recorded twice differed by up to 15 %. Settings on one kernel are told apart by runs interleaved (tools/ab.sh); kernels, by series repeated across boots.";
 }
 
 size_t explain_onset(const struct explain *const *e, size_t n)

@@ -42,6 +42,13 @@ const char *explain_sentence(const struct explain *e, const char *label,
 			     const char *base, char *buf, size_t len);
 
 /*
+ * What the sentence cannot say: that series recorded one after the
+ * other carry the machine's drift between them (a real difference of
+ * the machine, not of the setting); NULL when there is nothing to add.
+ */
+const char *explain_caveat(const struct explain *e);
+
+/*
  * Along a sweep: given the explanations of one file's points in sweep
  * order, the first point from which on every throughput difference is
  * real and of one sign; n when there is none (the difference is not

@@ -57,6 +57,12 @@ struct explain {
 	bool has_ci;
 	double pct_ci[2];
 	bool real;		/* the throughput's interval excludes 0 */
+	/*
+	 * Whether the two series' runs were recorded interleaved (on one
+	 * host, their spans of time overlapping): if not, a drift of the
+	 * machine between them is part of the difference.
+	 */
+	bool interleaved;
 	struct ex_line line[EX_MAX_LINES];
 	int nlines;
 	int nranked[EX_NR_PARTS];

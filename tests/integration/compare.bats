@@ -407,8 +407,11 @@ CORPUS="$BATS_TEST_DIRNAME/../data/series"
 		 .share > 0)] | all and length > 0'
 	# The sentence is the text's, rewrapped.
 	[ "$(echo "$json" | jq -r .sentence)" = \
-		"$(echo "$text" | sed -n '/^hog against clean$/,/^  Threads/p' |
+		"$(echo "$text" | sed -n '/^hog against clean$/,/^  \(Note\|Threads\)/p' |
 			sed '1d;$d' | sed 's/^ *//' | paste -sd' ')" ]
+	# Recorded one after the other: the drift between them is said.
+	echo "$json" | jq -e '.interleaved == false and (.caveat | test("one after the other"))'
+	echo "$text" | grep -q "^  Note: the series were recorded one after the other"
 	# The base's own row is not explained.
 	echo "$output" | jq -se 'map(select(.label == "clean"))[0] |
 		has("explain") and .explain == null'
@@ -416,7 +419,7 @@ CORPUS="$BATS_TEST_DIRNAME/../data/series"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]%%,*}" = label ]
 	[ "$((${#lines[@]} - 1))" -eq "$(echo "$json" | jq '.lines | length')" ]
-	csv=$(echo "$output" | awk -F, '$8 == "threads" && $18 == 1 { print $9 }')
+	csv=$(echo "$output" | awk -F, '$9 == "threads" && $19 == 1 { print $10 }')
 	[ "$csv" = "${top% *}" ]
 }
 

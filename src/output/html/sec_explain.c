@@ -204,6 +204,11 @@ static void explain_pair(FILE *f, const struct explain *e, const char *label,
 	html_esc(f, explain_sentence(e, label, base, sentence,
 				     sizeof(sentence)));
 	fputs("</p>\n", f);
+	if (explain_caveat(e)) {
+		fputs("<p class=\"note explain-caveat\">Note: ", f);
+		html_esc(f, explain_caveat(e));
+		fputs("</p>\n", f);
+	}
 	if (!e->valid)
 		return;
 	/* Both to one scale: the slower file's bars are the longer. */

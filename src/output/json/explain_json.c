@@ -60,8 +60,12 @@ json_t *explain_json(const struct explain *e, const char *label,
 			return NULL;
 		}
 	}
-	o = json_pack("{s:s,s:b,s:o,s:o,s:o,s:b,s:i,s:i,s:o,s:{s:o,s:o}}",
-		      "sentence", sentence, "explained", e->valid,
+	o = json_pack("{s:s,s:o,s:b,s:b,s:o,s:o,s:o,s:b,s:i,s:i,s:o,s:{s:o,s:o}}",
+		      "sentence", sentence,
+		      "caveat", explain_caveat(e) ?
+				json_string(explain_caveat(e)) : json_null(),
+		      "interleaved", e->interleaved,
+		      "explained", e->valid,
 		      "missing", e->valid ? json_null() :
 					    json_string(e->missing),
 		      "throughput_pct", num(e->has_pct, e->pct),

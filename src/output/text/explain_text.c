@@ -198,6 +198,9 @@ int cmp_print_explain(const struct cmp_row *rows, size_t n,
 		explain_sentence(r->ex, r->label, base, sentence,
 				 sizeof(sentence));
 		text_wrap(stdout, "  ", sentence, 98, 2);
+		if (explain_caveat(r->ex))
+			text_wrap(stdout, "  Note: ", explain_caveat(r->ex), 98,
+				  8);
 		if (!r->ex->valid)
 			continue;
 		tables = true;
@@ -220,7 +223,7 @@ void cmp_print_explain_csv(const struct cmp_row *rows, size_t n,
 	size_t i;
 	int j;
 
-	puts("label,base,sweep_param,sweep_value,throughput_pct,throughput_pct_ci95_low,throughput_pct_ci95_high,part,line,unit,base_value,value,diff,diff_ci95_low,diff_ci95_high,real,share,rank");
+	puts("label,base,sweep_param,sweep_value,throughput_pct,throughput_pct_ci95_low,throughput_pct_ci95_high,interleaved,part,line,unit,base_value,value,diff,diff_ci95_low,diff_ci95_high,real,share,rank");
 	for (i = 0; i < n; i++) {
 		const struct cmp_row *r = &rows[i];
 		const struct explain *e = r->ex;
@@ -239,6 +242,7 @@ void cmp_print_explain_csv(const struct cmp_row *rows, size_t n,
 			csv_num(e->has_pct, 3, e->pct);
 			csv_num(e->has_ci, 3, e->pct_ci[0]);
 			csv_num(e->has_ci, 3, e->pct_ci[1]);
+			printf("%d,", e->interleaved);
 			csv_field(part_name[l->part], false);
 			csv_field(l->name, false);
 			csv_field(l->unit, false);
