@@ -434,3 +434,20 @@ CORPUS="$BATS_TEST_DIRNAME/../data/series"
 	echo "$output" | jq -se 'map(select(.label == "k2"))[0].explain |
 		.explained == false and (.lines | length) == 0'
 }
+
+@test "--explain along a sweep: each point against the base's same point, and where it differs" {
+	require_bpf
+	local f
+	for f in sa sb; do
+		"$CHAT_C" --local -q --trace --runs 2 --sweep rooms=1,2 \
+			-j "$f.json" 1 20 >/dev/null 2>&1
+	done
+	run "$COMPARE" --explain sa.json sb.json
+	[ "$status" -eq 0 ]
+	echo "$output" | grep -q "^Along the sweep: sb "
+	echo "$output" | grep -qx "sb rooms=1 against sa"
+	echo "$output" | grep -qx "sb rooms=2 against sa"
+	run "$COMPARE" --explain --json sa.json sb.json
+	[ "$(echo "$output" | jq -s '[.[] | select(.label == "sb") |
+		.explain.runs_base] | length')" -eq 2 ]
+}
