@@ -108,6 +108,8 @@ int cmp_print_explain(const struct cmp_row *rows, size_t n,
 		      const struct cmp_ctx *c);
 void cmp_print_explain_csv(const struct cmp_row *rows, size_t n,
 			   const struct cmp_ctx *c);
+/* A row as the outputs name it: "label", or "label rooms=4" in a sweep. */
+void cmp_row_name(char *buf, size_t len, const struct cmp_row *r);
 /* The kernel release of a row: its summary's, else its file's; or NULL. */
 const char *cmp_row_kernel(const struct cmp_row *r, const struct cmp_input *in);
 

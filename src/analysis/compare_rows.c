@@ -421,6 +421,14 @@ int cmp_set_ratios(struct cmp_row *rows, size_t n, const struct cmp_ctx *c)
 	return 0;
 }
 
+void cmp_row_name(char *buf, size_t len, const struct cmp_row *r)
+{
+	if (*r->g->sweep_label)
+		snprintf(buf, len, "%s %s", r->label, r->g->sweep_label);
+	else
+		snprintf(buf, len, "%s", r->label);
+}
+
 const char *cmp_row_kernel(const struct cmp_row *r, const struct cmp_input *in)
 {
 	if (r->g->summary.present && r->g->summary.kernel_release)

@@ -101,15 +101,6 @@ static void wrap_word(struct wrap *w, const char *word)
 	w->any = true;
 }
 
-/* A row as the legend names it: its label, and its point if a sweep. */
-static void row_name(char *buf, size_t len, const struct cmp_row *r)
-{
-	if (*r->g->sweep_label)
-		snprintf(buf, len, "%s %s", r->label, r->g->sweep_label);
-	else
-		snprintf(buf, len, "%s", r->label);
-}
-
 /*
  * What the marks mean, which rows have too few runs for them, and the
  * runs per side each comparison would need to resolve c->resolve.
@@ -135,7 +126,7 @@ static void print_legend(const struct cmp_row *rows, size_t n,
 			continue;
 		if (!few.any)
 			few.col = (size_t)printf("-: fewer than 2 ok runs on a side:");
-		row_name(name, sizeof(name), &rows[i]);
+		cmp_row_name(name, sizeof(name), &rows[i]);
 		wrap_word(&few, name);
 	}
 	if (few.any)
@@ -148,7 +139,7 @@ static void print_legend(const struct cmp_row *rows, size_t n,
 			       100 * c->resolve, INFER_ALPHA, INFER_POWER);
 			need.col = 1;
 		}
-		row_name(name, sizeof(name), &rows[i]);
+		cmp_row_name(name, sizeof(name), &rows[i]);
 		snprintf(name + strlen(name), sizeof(name) - strlen(name),
 			 " %d", rows[i].runs_needed);
 		wrap_word(&need, name);

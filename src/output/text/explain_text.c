@@ -123,14 +123,6 @@ static void print_part(const struct explain *e, enum ex_part part,
 		       100 * e->unexplained[part]);
 }
 
-static void row_title(char *buf, size_t len, const struct cmp_row *r)
-{
-	if (*r->g->sweep_label)
-		snprintf(buf, len, "%s %s", r->label, r->g->sweep_label);
-	else
-		snprintf(buf, len, "%s", r->label);
-}
-
 /*
  * One file along a sweep: from which point on it differs from the base
  * (analysis/explain.c's onset), said once before the points' detail.
@@ -193,7 +185,7 @@ int cmp_print_explain(const struct cmp_row *rows, size_t n,
 
 		if (!r->ex)
 			continue;
-		row_title(title, sizeof(title), r);
+		cmp_row_name(title, sizeof(title), r);
 		printf("\n%s against %s\n", title, base);
 		explain_sentence(r->ex, r->label, base, sentence,
 				 sizeof(sentence));
