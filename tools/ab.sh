@@ -9,8 +9,10 @@
 # VMs, the same setting twice by up to 15 %, which chatbench-compare
 # rightly calls real.  Interleaved, the drift falls on both sides alike.
 #
-#   tools/ab.sh [options] OUT_A.json OUT_B.json ROOMS MSGS
+#   tools/ab.sh [options] OUT_A.json OUT_B.json ROOMS [MSGS]
 #     -r RUNS          runs per side (7)
+#     -c 'OPTS'        chat_c options of both sides (e.g. '--rate 400
+#                      --duration 2' for an open-loop point)
 #     -a 'OPTS'        chat_c options of side A (none)
 #     -b 'OPTS'        chat_c options of side B (none)
 #     --before-b 'CMD' run before each B run (bash -c), e.g. a sysctl
@@ -20,7 +22,7 @@
 # build (OUT, default build) and, for tracing, root.
 set -euo pipefail
 OUT=${OUT:-build}
-runs=7 opts_a= opts_b= before_b= after_b=
+runs=7 opts_c= opts_a= opts_b= before_b= after_b=
 
 usage() {
 	sed -n '/^#   tools/,/^# Then/p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -30,6 +32,7 @@ usage() {
 while [ $# -gt 0 ]; do
 	case $1 in
 	-r) runs=${2:?}; shift 2 ;;
+	-c) opts_c=${2?}; shift 2 ;;
 	-a) opts_a=${2?}; shift 2 ;;
 	-b) opts_b=${2?}; shift 2 ;;
 	--before-b) before_b=${2?}; shift 2 ;;
@@ -40,8 +43,10 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-[ $# -eq 4 ] || usage
-out_a=$1 out_b=$2 rooms=$3 msgs=$4
+[ $# -eq 3 ] || [ $# -eq 4 ] || usage
+out_a=$1 out_b=$2
+shift 2
+args=("$@")
 [[ $runs =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "ab: -r wants a positive number of runs, not '$runs'" >&2; exit 2; }
 for f in "$out_a" "$out_b"; do
@@ -63,13 +68,13 @@ one_run() {
 	local -a o=()
 
 	[ "$side" = a ] && opts=$opts_a || opts=$opts_b
-	read -r -a o <<<"$opts"
+	read -r -a o <<<"$opts_c $opts"
 	if [ "$side" = b ] && [ -n "$before_b" ]; then
 		bash -c "$before_b"
 		due=1
 	fi
 	"$OUT/chat_c" --local -q --trace -r 1 "${o[@]}" -j "$f" \
-		"$rooms" "$msgs" >/dev/null
+		"${args[@]}" >/dev/null
 	if [ -n "$due" ] && [ -n "$after_b" ]; then
 		bash -c "$after_b"
 	fi

@@ -30,20 +30,29 @@ MSGS=${MSGS:-200}
 dir=tests/data/pairs
 mkdir -p "$dir"
 
-# name, the b side's chat_c options (or "sockbuf": tiny TCP buffers for
-# the b side's sockets), the expectation:
+# name, chat_c's arguments (rooms, messages), options of both sides, the
+# b side's options (or "sockbuf": tiny TCP buffers for the b side's
+# sockets), the expectation:
 # - both processes on CPU 0: the threads queue behind each other;
 # - 4 KiB socket buffers: senders block on full send queues, receivers
 #   wake for less each time and the threads queue for more wakeups: two or
 #   three lines of like size (2026-12-07);
-# - the same setting twice: nothing.
-# SCHED_BATCH for every thread against SCHED_OTHER is no pair: at these
-# sizes it changed nothing measurable (interleaved, +4.5 %, 95 % CI -1.9
-# to +10.7 %; four series one after the other: -15, +2, +11 and 0 %).
+# - the same setting twice: nothing;
+# - open-loop (2 rooms, 300 messages/s per user, near the knee), both
+#   processes on CPU 0 against free: the offered load is the same, the
+#   latency p99 differs, through the same waiting; and the same setting
+#   twice, open-loop: nothing.
+# SCHED_BATCH against SCHED_OTHER is no pair here: closed-loop it changed
+# nothing measurable (interleaved, +4.5 %, 95 % CI -1.9 to +10.7 %; four
+# series one after the other: -15, +2, +11 and 0 %), nor at the knee of
+# an open load, traced (2 rooms, 400/s per user: p99 -3.5 %, CI -14.8 to
+# +8.6 %; 250-350/s alike), 2026-12-07.
 pairs="
-pinned|--cpus 0 --server-cpus 0|top=wait:own
-sockbuf|sockbuf|ranked=blocked:sock_send
-same||top=none
+pinned|$ROOMS $MSGS||--cpus 0 --server-cpus 0|top=wait:own
+sockbuf|$ROOMS $MSGS||sockbuf|ranked=blocked:sock_send
+same|$ROOMS $MSGS|||top=none
+pinned-open|2|--rate 300 --duration 2|--cpus 0 --server-cpus 0|top=wait:own
+same-open|2|--rate 300 --duration 2||top=none
 "
 
 tmp=$(mktemp -d)
@@ -65,14 +74,15 @@ for name in "${names[@]}"; do
 	line=$(awk -F'|' -v n="$name" '$1 == n' <<<"$pairs")
 	[ -n "$line" ] ||
 		{ echo "record-pairs: unknown pair $name" >&2; exit 2; }
-	IFS='|' read -r _ extra expect <<<"$line"
+	IFS='|' read -r _ args common extra expect <<<"$line"
+	read -r -a args <<<"$args"
 	if [ "$extra" = sockbuf ]; then
-		OUT=$OUT tools/ab.sh -r "$RUNS" --before-b "$tiny" \
-			--after-b "$back" "$tmp/a.json" "$tmp/b.json" \
-			"$ROOMS" "$MSGS"
+		OUT=$OUT tools/ab.sh -r "$RUNS" -c "$common" \
+			--before-b "$tiny" --after-b "$back" \
+			"$tmp/a.json" "$tmp/b.json" "${args[@]}"
 	else
-		OUT=$OUT tools/ab.sh -r "$RUNS" -b "$extra" "$tmp/a.json" \
-			"$tmp/b.json" "$ROOMS" "$MSGS"
+		OUT=$OUT tools/ab.sh -r "$RUNS" -c "$common" -b "$extra" \
+			"$tmp/a.json" "$tmp/b.json" "${args[@]}"
 	fi
 	save "$tmp/a.json" "$dir/$name-a.json.gz"
 	save "$tmp/b.json" "$dir/$name-b.json.gz"

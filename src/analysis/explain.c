@@ -352,21 +352,19 @@ static bool interleaved(const struct result_group *g,
 	return a[0] < b[1] && b[0] < a[1];
 }
 
-/* The throughput of the ok runs, as chatbench-compare's ratio has it. */
-static int set_throughput(const struct result_group *g,
-			  const struct result_group *bg, struct explain *e)
+bool explain_worse(const struct explain *e)
 {
-	double *x, *y, ci[2];
-	size_t nx, ny;
-	int ret = -1;
+	return e->metric == EX_LATENCY ? e->pct > 0 : e->pct < 0;
+}
 
-	x = results_values(g, results_run_throughput, &nx);
-	y = results_values(bg, results_run_throughput, &ny);
-	if (!x || !y)
-		goto cleanup;
-	ret = 0;
+/* The metric's relative difference and its interval, from the values. */
+static void set_pct(struct explain *e, const double *x, size_t nx,
+		    const double *y, size_t ny)
+{
+	double ci[2];
+
 	if (!nx || !ny || mean(y, ny) <= 0)
-		goto cleanup;
+		return;
 	e->has_pct = true;
 	e->pct = (mean(x, nx) / mean(y, ny) - 1) * 100;
 	if (!infer_ratio_ci(x, nx, y, ny, NULL, ci)) {
@@ -375,7 +373,69 @@ static int set_throughput(const struct result_group *g,
 		e->pct_ci[1] = (ci[1] - 1) * 100;
 		e->real = e->pct_ci[0] > 0 || e->pct_ci[1] < 0;
 	}
-cleanup:
+}
+
+/* The throughput of the ok runs, as chatbench-compare's ratio has it. */
+static int set_throughput(const struct result_group *g,
+			  const struct result_group *bg, struct explain *e)
+{
+	double *x, *y;
+	size_t nx, ny;
+	int ret = -1;
+
+	x = results_values(g, results_run_throughput, &nx);
+	y = results_values(bg, results_run_throughput, &ny);
+	if (x && y) {
+		set_pct(e, x, nx, y, ny);
+		ret = 0;
+	}
+	free(x);
+	free(y);
+	return ret;
+}
+
+/* Whether every ok run of a series ran open-loop (and it has one). */
+static bool open_loop(const struct saved_runs *sr)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < sr->n; i++) {
+		if (!sr->runs[i].ok)
+			continue;
+		if (!sr->runs[i].open || !sr->runs[i].open->lat.count)
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
+static size_t open_p99s(const struct saved_runs *sr, double *v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < sr->n; i++)
+		if (sr->runs[i].ok)
+			v[n++] = (double)sr->runs[i].open->lat.p99;
+	return n;
+}
+
+/*
+ * Open-loop runs deliver what they are offered until the machine
+ * saturates, so what moves between two settings is the latency: its p99
+ * from the scheduled send times is the metric then.
+ */
+static int set_latency(const struct saved_runs *so,
+		       const struct saved_runs *sb, struct explain *e)
+{
+	double *x = calloc(so->n + 1, sizeof(*x));
+	double *y = calloc(sb->n + 1, sizeof(*y));
+	int ret = -1;
+
+	if (x && y) {
+		e->metric = EX_LATENCY;
+		set_pct(e, x, open_p99s(so, x), y, open_p99s(sb, y));
+		ret = 0;
+	}
 	free(x);
 	free(y);
 	return ret;
@@ -402,7 +462,7 @@ static void set_shares(struct explain *e, const struct ex_def *defs,
 		       enum ex_part part)
 {
 	struct ex_line *rank[EX_MAX_LINES];
-	double dir = e->has_pct && e->pct > 0 ? -1 : 1;
+	double dir = e->has_pct && !explain_worse(e) ? -1 : 1;
 	double net = 0, grown = 0, whole, ranked = 0;
 	int i, n = 0;
 
@@ -445,13 +505,14 @@ int explain_groups(const struct result_group *g, const struct result_group *bg,
 
 	memset(e, 0, sizeof(*e));
 	e->interleaved = interleaved(g, bg);
-	if (set_throughput(g, bg, e)) {
-		fmt_err(err, len, "out of memory");
-		return -1;
-	}
 	if (saved_runs_load(g, &so, missing, sizeof(missing), err, len) ||
 	    saved_runs_load(bg, &sb, missing, sizeof(missing), err, len))
 		goto cleanup;
+	if (open_loop(&so) && open_loop(&sb) ? set_latency(&so, &sb, e) :
+					       set_throughput(g, bg, e)) {
+		fmt_err(err, len, "out of memory");
+		goto cleanup;
+	}
 	ret = 0;
 	e->runs = (int)count_usable(&so);
 	e->runs_base = (int)count_usable(&sb);
@@ -565,14 +626,14 @@ static const char *const *evidence_of(const char *line)
 
 /*
  * ", with A and B": up to two real figures behind line top, each moved
- * the way the throughput did not: up in a slower series, down in a
- * faster one.  A figure that moved the other way is no evidence of the
- * line's growth, whatever else it says.
+ * up in a series that did worse, down in one that did better.  A figure
+ * that moved the other way is no evidence of the line's growth, whatever
+ * else it says.
  */
 static size_t evidence(const struct explain *e, const struct ex_line *top,
 		       char *buf, size_t len)
 {
-	double dir = e->pct > 0 ? -1 : 1;
+	double dir = explain_worse(e) ? 1 : -1;
 	const char *const *names = evidence_of(top->name);
 	const struct ex_line *l;
 	size_t used = 0;
@@ -594,35 +655,68 @@ static size_t evidence(const struct explain *e, const struct ex_line *top,
 	return used;
 }
 
+/* "B is 11.8 % slower than A (95 % CI 8.9-14.6 %)": the metric's part. */
+static size_t metric_words(const struct explain *e, const char *label,
+			   const char *base, char *buf, size_t len)
+{
+	bool lat = e->metric == EX_LATENCY;
+	const char *what = lat ? (e->pct > 0 ? "higher" : "lower") :
+				 (e->pct < 0 ? "slower" : "faster");
+	double mag = fabs(e->pct), lo, hi;
+
+	lo = (e->pct < 0) ? -e->pct_ci[1] : e->pct_ci[0];
+	hi = (e->pct < 0) ? -e->pct_ci[0] : e->pct_ci[1];
+	if (!e->has_ci)
+		return (size_t)snprintf(buf, len,
+			"%s%s is %.1f %% %s than %s%s, but with fewer than 2 runs a side that says nothing",
+			label, lat ? "'s message latency p99" : "", mag, what,
+			base, lat ? "'s" : "");
+	if (!e->real)
+		return (size_t)snprintf(buf, len,
+			"%s%s is not measurably different from %s%s (%+.1f %%, 95 %% CI %+.1f to %+.1f %%): no line is ranked",
+			label, lat ? "'s message latency p99" : "", base,
+			lat ? "'s" : "", e->pct, e->pct_ci[0], e->pct_ci[1]);
+	/* Latencies spread over orders of magnitude: "77x" says it. */
+	if (lat && e->pct >= 100)
+		return (size_t)snprintf(buf, len,
+			"%s's message latency p99 is %.1fx %s's at the load each was offered (95 %% CI %.1fx-%.1fx)",
+			label, 1 + e->pct / 100, base, 1 + e->pct_ci[0] / 100,
+			1 + e->pct_ci[1] / 100);
+	return (size_t)snprintf(buf, len,
+		"%s%s is %.1f %% %s than %s%s (95 %% CI %.1f-%.1f %%)",
+		label, lat ? "'s message latency p99" : "", mag, what, base,
+		lat ? "'s, at the load each was offered" : "", lo, hi);
+}
+
+/*
+ * A line's part: in points of the throughput's change, which the
+ * threads' time per message is the same change of; of latency, the
+ * threads' time that moved, in per cent (time per message is no
+ * latency, but where it went is why the messages waited).
+ */
+static size_t part_words(const struct explain *e, double share, char *buf,
+			 size_t len)
+{
+	if (e->metric == EX_LATENCY)
+		return (size_t)snprintf(buf, len, "%.0f %% of the time that moved",
+					100 * share);
+	return (size_t)snprintf(buf, len, "%.1f points",
+				share * fabs(e->pct));
+}
+
 const char *explain_sentence(const struct explain *e, const char *label,
 			     const char *base, char *buf, size_t len)
 {
-	const char *dir = e->pct < 0 ? "slower" : "faster";
 	const struct ex_line *top, *second;
-	double mag = fabs(e->pct), lo, hi;
+	char ev[400], p[64];
 	size_t used;
-	char ev[400];
 
 	if (!e->has_pct) {
-		snprintf(buf, len, "%s: no throughput to compare with %s.",
-			 label, base);
+		snprintf(buf, len, "%s: nothing to compare with %s.", label,
+			 base);
 		return buf;
 	}
-	lo = e->pct < 0 ? -e->pct_ci[1] : e->pct_ci[0];
-	hi = e->pct < 0 ? -e->pct_ci[0] : e->pct_ci[1];
-	if (!e->has_ci) {
-		used = (size_t)snprintf(buf, len,
-			"%s is %.1f %% %s than %s, but with fewer than 2 runs a side that says nothing",
-			label, mag, dir, base);
-	} else if (!e->real) {
-		used = (size_t)snprintf(buf, len,
-			"%s is not measurably different from %s (%+.1f %%, 95 %% CI %+.1f to %+.1f %%): no line is ranked",
-			label, base, e->pct, e->pct_ci[0], e->pct_ci[1]);
-	} else {
-		used = (size_t)snprintf(buf, len,
-			"%s is %.1f %% %s than %s (95 %% CI %.1f-%.1f %%)",
-			label, mag, dir, base, lo, hi);
-	}
+	used = metric_words(e, label, base, buf, len);
 	if (used < len && !e->valid) {
 		snprintf(buf + used, len - used, "; not explained: %s",
 			 e->missing);
@@ -637,20 +731,23 @@ const char *explain_sentence(const struct explain *e, const char *label,
 		goto end;
 	}
 	evidence(e, top, ev, sizeof(ev));
-	used += (size_t)snprintf(buf + used, len - used,
-				 ": %s (%.1f points) is %s%s",
+	part_words(e, top->share, p, sizeof(p));
+	used += (size_t)snprintf(buf + used, len - used, ": %s (%s) is %s%s",
 				 top->share >= 0.5 ? "most of it" :
 						     "the largest part",
-				 top->share * mag, top->words, ev);
+				 p, top->words, ev);
 	second = explain_ranked(e, EX_THREADS, 2);
-	if (used < len && second && second->share >= 0.15)
+	if (used < len && second && second->share >= 0.15) {
+		part_words(e, second->share, p, sizeof(p));
 		used += (size_t)snprintf(buf + used, len - used,
-					 ", then %s (%.1f points)",
-					 second->words, second->share * mag);
-	if (used < len && e->unexplained[EX_THREADS] >= 0.1)
+					 ", then %s (%s)", second->words, p);
+	}
+	if (used < len && e->unexplained[EX_THREADS] >= 0.1) {
+		part_words(e, e->unexplained[EX_THREADS], p, sizeof(p));
 		snprintf(buf + used, len - used,
-			 "; the rest (%.1f points) is not explained by the kernel record",
-			 e->unexplained[EX_THREADS] * mag);
+			 "; the rest (%s) is not explained by the kernel record",
+			 p);
+	}
 end:
 	used = strlen(buf);
 	if (used + 1 < len)

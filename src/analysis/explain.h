@@ -13,6 +13,7 @@
 #ifndef CHATBENCH_EXPLAIN_H
 #define CHATBENCH_EXPLAIN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analysis/explain_record.h"
@@ -27,6 +28,12 @@ struct result_group;
  */
 int explain_groups(const struct result_group *g, const struct result_group *bg,
 		   struct explain *e, char *err, size_t len);
+
+/*
+ * Whether this series did worse than the base: less throughput, or more
+ * latency.  Its budget lines that grew are then the ones that account.
+ */
+bool explain_worse(const struct explain *e);
 
 /* The ranked line of part with rank r (1: first), or NULL. */
 const struct ex_line *explain_ranked(const struct explain *e,

@@ -23,6 +23,13 @@
 
 enum ex_part { EX_THREADS, EX_CPUS, EX_FIGURES, EX_NR_PARTS };
 
+/*
+ * What differs: the throughput of closed-loop runs, or, when both sides
+ * ran open-loop (--rate: the load is fixed, so the throughput is too),
+ * the message latency p99 from each send's scheduled time.
+ */
+enum ex_metric { EX_THROUGHPUT, EX_LATENCY };
+
 #define EX_MAX_LINES	96
 
 struct ex_line {
@@ -51,12 +58,13 @@ struct explain {
 	bool valid;		/* both sides had the records to explain */
 	char missing[160];	/* why not, when !valid */
 	int runs_base, runs;	/* ok runs with a time budget, each side */
-	/* Throughput: this series against the base, (ratio - 1) x 100. */
+	enum ex_metric metric;
+	/* The metric: this series against the base, (ratio - 1) x 100. */
 	bool has_pct;
 	double pct;
 	bool has_ci;
 	double pct_ci[2];
-	bool real;		/* the throughput's interval excludes 0 */
+	bool real;		/* the metric's interval excludes 0 */
 	/*
 	 * Whether the two series' runs were recorded interleaved (on one
 	 * host, their spans of time overlapping): if not, a drift of the

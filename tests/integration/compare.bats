@@ -419,7 +419,7 @@ CORPUS="$BATS_TEST_DIRNAME/../data/series"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]%%,*}" = label ]
 	[ "$((${#lines[@]} - 1))" -eq "$(echo "$json" | jq '.lines | length')" ]
-	csv=$(echo "$output" | awk -F, '$9 == "threads" && $19 == 1 { print $10 }')
+	csv=$(echo "$output" | awk -F, '$10 == "threads" && $20 == 1 { print $11 }')
 	[ "$csv" = "${top% *}" ]
 }
 

@@ -4,8 +4,9 @@
  * tests/data/pairs (tools/record-pairs.sh) were each recorded with one
  * known change between their two series, and the explanation must rank
  * the budget line that change works through first, with an interval
- * that excludes zero; a pair of one setting, and two clean series of
- * the verdict's corpus, must rank nothing.  On every pair the
+ * that excludes zero (between open-loop series, "-open", for a
+ * difference of latency p99, not of throughput); a pair of one setting,
+ * and two clean series of the verdict's corpus, must rank nothing.  On every pair the
  * arithmetic must hold: the lines of each budget add up to its whole
  * per message, and the shares of the lines that account for the
  * difference to at most all of it.
@@ -166,6 +167,9 @@ static void check_pair(const char *name, const char *top, const char *ranked)
 	if (!e->valid)
 		fail_msg("%s: not explained: %s", name, e->missing);
 	check_arithmetic(a, b, e);
+	/* Open-loop pairs ("-open") differ in latency, not throughput. */
+	assert_int_equal(e->metric, strstr(name, "-open") ? EX_LATENCY :
+							   EX_THROUGHPUT);
 	/* tools/ab.sh interleaved their runs: no drift to warn of. */
 	assert_true(e->interleaved);
 	assert_null(explain_caveat(e));

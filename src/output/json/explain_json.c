@@ -60,16 +60,18 @@ json_t *explain_json(const struct explain *e, const char *label,
 			return NULL;
 		}
 	}
-	o = json_pack("{s:s,s:o,s:b,s:b,s:o,s:o,s:o,s:b,s:i,s:i,s:o,s:{s:o,s:o}}",
+	o = json_pack("{s:s,s:s,s:o,s:b,s:b,s:o,s:o,s:o,s:b,s:i,s:i,s:o,s:{s:o,s:o}}",
 		      "sentence", sentence,
+		      "metric", e->metric == EX_LATENCY ? "latency_p99" :
+							  "throughput",
 		      "caveat", explain_caveat(e) ?
 				json_string(explain_caveat(e)) : json_null(),
 		      "interleaved", e->interleaved,
 		      "explained", e->valid,
 		      "missing", e->valid ? json_null() :
 					    json_string(e->missing),
-		      "throughput_pct", num(e->has_pct, e->pct),
-		      "throughput_pct_ci95", pair(e->has_ci, e->pct_ci),
+		      "change_pct", num(e->has_pct, e->pct),
+		      "change_pct_ci95", pair(e->has_ci, e->pct_ci),
 		      "real", e->real,
 		      "runs_base", e->runs_base, "runs", e->runs,
 		      "lines", lines,

@@ -8,7 +8,8 @@
 struct explain;
 
 /*
- * {"sentence", "throughput_pct", "throughput_pct_ci95", "real", "runs",
+ * {"sentence", "metric" (throughput or latency_p99), "change_pct",
+ * "change_pct_ci95", "real", "runs",
  * "runs_base", "lines": [...], "unexplained": {...}} with every line of
  * the three parts; NULL when out of memory.
  */

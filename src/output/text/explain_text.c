@@ -132,9 +132,10 @@ static void along_sweep(const struct cmp_row *rows, size_t n,
 {
 	const struct explain **e = calloc(n ? n : 1, sizeof(*e));
 	const struct cmp_row **r = calloc(n ? n : 1, sizeof(*r));
-	const char *base = c->in[c->base].label;
-	char text[400];
+	const char *base = c->in[c->base].label, *how;
+	char text[600], what[400];
 	size_t i, m = 0, on;
+	bool lat;
 
 	if (!e || !r)
 		goto cleanup;
@@ -149,19 +150,22 @@ static void along_sweep(const struct cmp_row *rows, size_t n,
 	if (m < 2)
 		goto cleanup;
 	on = explain_onset(e, m);
+	lat = e[m - 1]->metric == EX_LATENCY;
+	how = lat ? (e[m - 1]->pct > 0 ? "higher" : "lower") :
+		    (e[m - 1]->pct < 0 ? "slower" : "faster");
+	snprintf(what, sizeof(what), "%s%s is %s than %s%s", r[0]->label,
+		 lat ? "'s message latency p99" : "", how, base,
+		 lat ? "'s" : "");
 	if (on == m)
 		snprintf(text, sizeof(text),
 			 "%s differs from %s by more than the noise at no point up to the sweep's end",
 			 r[0]->label, base);
 	else if (on == 0)
-		snprintf(text, sizeof(text),
-			 "%s is %s than %s at every point of the sweep",
-			 r[0]->label, e[m - 1]->pct < 0 ? "slower" : "faster",
-			 base);
+		snprintf(text, sizeof(text), "%s at every point of the sweep",
+			 what);
 	else
-		snprintf(text, sizeof(text), "%s is %s than %s from %s on",
-			 r[0]->label, e[m - 1]->pct < 0 ? "slower" : "faster",
-			 base, r[on]->g->sweep_label);
+		snprintf(text, sizeof(text), "%s from %s on", what,
+			 r[on]->g->sweep_label);
 	text_wrap(stdout, "Along the sweep: ", text, 98, 5);
 cleanup:
 	free(e);
@@ -202,8 +206,8 @@ int cmp_print_explain(const struct cmp_row *rows, size_t n,
 	if (tables) {
 		puts("\n*: the difference's 95% CI excludes 0 (bootstrap of the runs' means);");
 		puts("share: of the difference in the part's time per message, in the direction of the");
-		puts("throughput's change; rank: lines that account for it, ranked only when both the");
-		puts("throughput's and the line's intervals exclude 0.");
+		puts("change (throughput; open-loop runs: latency); rank: lines that account for it,");
+		puts("ranked only when both the change's and the line's intervals exclude 0.");
 	}
 	return 0;
 }
@@ -215,7 +219,7 @@ void cmp_print_explain_csv(const struct cmp_row *rows, size_t n,
 	size_t i;
 	int j;
 
-	puts("label,base,sweep_param,sweep_value,throughput_pct,throughput_pct_ci95_low,throughput_pct_ci95_high,interleaved,part,line,unit,base_value,value,diff,diff_ci95_low,diff_ci95_high,real,share,rank");
+	puts("label,base,sweep_param,sweep_value,metric,change_pct,change_pct_ci95_low,change_pct_ci95_high,interleaved,part,line,unit,base_value,value,diff,diff_ci95_low,diff_ci95_high,real,share,rank");
 	for (i = 0; i < n; i++) {
 		const struct cmp_row *r = &rows[i];
 		const struct explain *e = r->ex;
@@ -231,6 +235,8 @@ void cmp_print_explain_csv(const struct cmp_row *rows, size_t n,
 			csv_field(r->g->sweep_param ? r->g->sweep_param : "",
 				  false);
 			csv_field(eq ? eq + 1 : "", false);
+			csv_field(e->metric == EX_LATENCY ? "latency_p99" :
+							    "throughput", false);
 			csv_num(e->has_pct, 3, e->pct);
 			csv_num(e->has_ci, 3, e->pct_ci[0]);
 			csv_num(e->has_ci, 3, e->pct_ci[1]);
