@@ -69,7 +69,7 @@ static const char usage[] =
 	"      --server-pid PID   the chat_s process to trace (default: found\n"
 	"                         from the listening port)\n"
 	"      --slow-threshold PCT  a run is slow below the median by more than\n"
-	"                         max(PCT %, 3 MAD) (10); its causes are named\n"
+	"                         max(PCT %, 3 robust SDs) (10); causes named\n"
 	"      --baseline FILE    judge runs against a --json file saved earlier\n"
 	"      --cpus LIST        confine the client's threads to LIST (0-3,6)\n"
 	"      --pin              one CPU per thread, round-robin over the CPUs;\n"
