@@ -141,14 +141,16 @@ wait_run_started() {
 	assert_normal_run 1 1
 	fds0=$(srv_fds)
 	out="$BATS_TEST_TMPDIR/out"
-	"$CHAT_C" -q --no-trace 127.0.0.1 2 2000 "$SRV_PORT" >"$out" 2>&1 3>&- &
+	"$CHAT_C" -q --no-trace 127.0.0.1 2 800 "$SRV_PORT" >"$out" 2>&1 3>&- &
 	CLI_PID=$!
 	wait_run_started "$fds0" 41
 	kill -TERM "$SRV_PID"
 	wait "$CLI_PID"
 	CLI_PID=
-	grep -qx "Messages sent      : 80000" "$out"
-	grep -qx "Messages received  : 1520000" "$out"
+	grep -qx "Messages sent      : 32000" "$out"
+	grep -qx "Messages received  : 608000" "$out"
+	# The signal came while the run was in progress, not after it.
+	grep -q "SIGTERM: finishing 1 run in progress" "$SRV_LOG"
 	wait "$SRV_PID" || { cat "$SRV_LOG"; false; }
 	SRV_PID=
 }
