@@ -14,6 +14,8 @@ void run_record_release(struct run_result *r)
 {
 	kstats_free(r->kernel);
 	r->kernel = NULL;
+	kstats_free(r->server_kernel);
+	r->server_kernel = NULL;
 	free(r->latency);
 	r->latency = NULL;
 	if (r->open)

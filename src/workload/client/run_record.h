@@ -49,6 +49,16 @@ struct run_result {
 	bool interrupted;	/* by a signal: the counts are what was measured */
 	char error[320];
 	struct kstats *kernel;	/* NULL when untraced */
+	/*
+	 * The server's host, traced by chat_s and sent to this client at
+	 * the end of the run (chat_s on another host): NULL when it was not
+	 * asked for or not traced, and server_trace then says why ("" when
+	 * not asked).  server_host is that host's name.  Its intervals are
+	 * offsets from the run's start as the server saw it (its 0x11).
+	 */
+	struct kstats *server_kernel;
+	char server_trace[160];
+	char server_host[64];
 	struct ks_hist *latency; /* message delivery latency, ns */
 	const char *sweep_param; /* the point of a sweep, or NULL */
 	long sweep_value;
