@@ -16,6 +16,7 @@ struct saved_run {
 	int rooms, messages, users;
 	struct diag_run d;
 	struct kstats *k;
+	struct kstats *server_k;	/* the server's host's, or NULL */
 };
 
 struct baseline {
@@ -61,6 +62,9 @@ struct baseline *baseline_load(const char *path, char *err, size_t len)
 			s->d.steal_pct = json_number_value(
 				json_object_get(get(r, "cpu"), "steal_pct"));
 			s->k = kstats_from_json(get(r, "kernel"));
+			s->server_k = kstats_from_json(json_object_get(
+				json_object_get(r->json, "server_host"),
+				"kernel"));
 			s->d.k = s->k;
 			b->n++;
 		}
@@ -79,8 +83,20 @@ nomem:
 	return NULL;
 }
 
+/* Run i of b as the diagnosis sees host's side of it. */
+static struct diag_run run_of(const struct baseline *b, size_t i,
+			      enum diag_host host)
+{
+	struct diag_run d = b->runs[i].d;
+
+	if (host == DIAG_HOST_SERVER)
+		d.k = b->runs[i].server_k;
+	return d;
+}
+
 int baseline_ref(const struct baseline *b, int rooms, int messages,
-		 int users, double pct, struct diag_ref *ref, bool *exact)
+		 int users, double pct, enum diag_host host,
+		 struct diag_ref *ref, bool *exact)
 {
 	struct diag_run *d = calloc(b->n, sizeof(*d));
 	size_t i, n = 0;
@@ -91,11 +107,11 @@ int baseline_ref(const struct baseline *b, int rooms, int messages,
 		if (b->runs[i].rooms == rooms &&
 		    b->runs[i].messages == messages &&
 		    b->runs[i].users == users)
-			d[n++] = b->runs[i].d;
+			d[n++] = run_of(b, i, host);
 	*exact = n > 0;
 	if (!n)
 		for (i = 0; i < b->n; i++)
-			d[n++] = b->runs[i].d;
+			d[n++] = run_of(b, i, host);
 	diag_reference(d, n, pct, ref);
 	free(d);
 	return n ? 0 : -1;
@@ -117,8 +133,10 @@ void baseline_free(struct baseline *b)
 
 	if (!b)
 		return;
-	for (i = 0; i < b->n; i++)
+	for (i = 0; i < b->n; i++) {
 		kstats_free(b->runs[i].k);
+		kstats_free(b->runs[i].server_k);
+	}
 	free(b->runs);
 	free(b);
 }

@@ -17,10 +17,12 @@ struct baseline *baseline_load(const char *path, char *err, size_t len);
 /*
  * The reference for a series of rooms x messages x users: the saved runs
  * of that same point when there are any, else all saved runs (and *exact
- * is false).  -1 when the file has no completed run.
+ * is false), with the kernel records of host (the server's host's, saved
+ * as "server_host").  -1 when the file has no completed run.
  */
 int baseline_ref(const struct baseline *b, int rooms, int messages,
-		 int users, double pct, struct diag_ref *ref, bool *exact);
+		 int users, double pct, enum diag_host host,
+		 struct diag_ref *ref, bool *exact);
 /*
  * The saved runs in file order, up to max of them into out (pointing into
  * b): a saved series to be judged again as it was live.  Their number.

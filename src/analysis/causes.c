@@ -20,3 +20,8 @@ int cause_by_name(const char *name)
 			return k;
 	return -1;
 }
+
+const char *diag_host_name(enum diag_host h)
+{
+	return h == DIAG_HOST_SERVER ? "server" : "client";
+}

@@ -97,4 +97,17 @@ extern const struct cause_info cause_table[CAUSE_NR];
 /* The kind named name, or -1. */
 int cause_by_name(const char *name);
 
+/*
+ * The host a cause or a dip was seen on: the client's (the run's own
+ * kernel record, which covers the server too when both share a host) or
+ * the server's, traced by chat_s on another machine.
+ */
+enum diag_host {
+	DIAG_HOST_CLIENT,
+	DIAG_HOST_SERVER,
+};
+
+/* "client" or "server": the JSON's word for h. */
+const char *diag_host_name(enum diag_host h);
+
 #endif

@@ -39,6 +39,7 @@ struct run_phases {
 	double threshold;	/* below it, intervals dip */
 	int ndips;
 	struct diag_dip dip[DIAG_MAX_DIPS];
+	enum diag_host host;	/* whose intervals: the server's without the client's */
 };
 
 /*

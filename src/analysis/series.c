@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/baseline.h"
+#include "analysis/diag_merge.h"
 #include "analysis/series.h"
 #include "analysis/summary.h"
 #include "tracer/kstats.h"
@@ -106,10 +107,74 @@ out:
 	free(rq);
 }
 
+/*
+ * The runs of one host as the diagnosis sees them, judged against the
+ * baseline's records of that host or the series' own: the verdicts in
+ * out (n of them, the ok runs, which come first: runs stop at the first
+ * failure).
+ */
+static int judge_host(struct series *s, const struct baseline *baseline,
+		      enum diag_host host, struct diag_run *dr, size_t n,
+		      struct diag_ref *ref, struct diag_verdict *out)
+{
+	struct series_verdict *v = &s->verdict;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dr[i].k = host == DIAG_HOST_SERVER ? s->runs[i].server_kernel :
+						     s->runs[i].kernel;
+	if (baseline) {
+		if (baseline_ref(baseline, s->rooms, s->messages, s->users,
+				 v->pct, host, ref, &v->baseline_exact))
+			return -1;
+		for (i = 0; i < n; i++)
+			diag_explain(&dr[i], ref, &out[i]);
+	} else {
+		diag_judge(dr, n, v->pct, ref, out);
+	}
+	return 0;
+}
+
+/*
+ * With the server's host traced (chat_s on another machine), its records
+ * are judged as the client's are, and each run's two verdicts merged;
+ * a run untraced on the client is judged by the server's host alone.
+ */
+static int judge_server(struct series *s, const struct baseline *baseline,
+			struct diag_run *dr, size_t n)
+{
+	struct series_verdict *v = &s->verdict;
+	struct diag_verdict *sv = calloc(n + 1, sizeof(*sv));
+	struct diag_verdict c;
+	struct diag_ref ref;
+	bool client_traced = false;
+	size_t i;
+	int ret = -1;
+
+	if (!sv)
+		return -1;
+	if (judge_host(s, baseline, DIAG_HOST_SERVER, dr, n, &ref, sv))
+		goto out;
+	for (i = 0; i < n; i++) {
+		c = v->run[i];
+		client_traced |= s->runs[i].kernel != NULL;
+		diag_merge(&v->run[i], &c, &sv[i], s->runs[i].kernel != NULL,
+			   s->runs[i].server_host);
+	}
+	/* No run traced on the client: the server's host decided. */
+	if (!client_traced)
+		v->ref = ref;
+	ret = 0;
+out:
+	free(sv);
+	return ret;
+}
+
 static int judge(struct series *s, const struct baseline *baseline)
 {
 	struct series_verdict *v = &s->verdict;
 	struct diag_run *dr = calloc(s->attempted + 1, sizeof(*dr));
+	bool server = false;
 	size_t i, n = 0;
 	int ret = -1;
 
@@ -120,19 +185,13 @@ static int judge(struct series *s, const struct baseline *baseline)
 			continue;
 		dr[n].throughput = s->runs[i].throughput;
 		dr[n].steal_pct = s->runs[i].steal_pct;
-		dr[n].k = s->runs[i].kernel;
+		server |= s->runs[i].server_kernel != NULL;
 		n++;
 	}
-	/* Runs stop at the first failure: the ok runs come first. */
-	if (baseline) {
-		if (baseline_ref(baseline, s->rooms, s->messages, s->users,
-				 v->pct, &v->ref, &v->baseline_exact))
-			goto out;
-		for (i = 0; i < n; i++)
-			diag_explain(&dr[i], &v->ref, &v->run[i]);
-	} else {
-		diag_judge(dr, n, v->pct, &v->ref, v->run);
-	}
+	if (judge_host(s, baseline, DIAG_HOST_CLIENT, dr, n, &v->ref, v->run))
+		goto out;
+	if (server && judge_server(s, baseline, dr, n))
+		goto out;
 	if (v->ref.tp_median > 0) {
 		v->spread_pct = 100.0 * v->ref.tp_sd / v->ref.tp_median;
 		v->min_slow_pct = 100.0 * v->ref.margin / v->ref.tp_median;
@@ -144,6 +203,26 @@ static int judge(struct series *s, const struct baseline *baseline)
 out:
 	free(dr);
 	return ret;
+}
+
+/*
+ * The phases of a run from its intervals: the client's, else those of
+ * the server's host, whose dips then say where they were seen.
+ */
+static void run_phases(const struct run_result *r, double pct,
+		       struct run_phases *p)
+{
+	int i;
+
+	if (r->kernel || !r->server_kernel) {
+		diag_run_phases(r->kernel, pct, p);
+		return;
+	}
+	diag_run_phases(r->server_kernel, pct, p);
+	p->host = DIAG_HOST_SERVER;
+	for (i = 0; i < p->ndips; i++)
+		diag_server_prefix(p->dip[i].why, sizeof(p->dip[i].why),
+				   r->server_host);
 }
 
 int series_analyse(struct series *s, const struct baseline *baseline,
@@ -165,7 +244,7 @@ int series_analyse(struct series *s, const struct baseline *baseline,
 		return -1;
 	for (i = 0; i < s->attempted; i++)
 		if (s->runs[i].ok)
-			diag_run_phases(s->runs[i].kernel, pct, &v->phases[i]);
+			run_phases(&s->runs[i], pct, &v->phases[i]);
 	if (v->nok == 1 && !baseline) {
 		v->profile = true;
 		kfigures_from(s->runs[0].kernel, &v->profile_kf);

@@ -19,8 +19,10 @@ struct baseline;
  * The rules' version, saved with every verdict: raised whenever a change
  * of the analysis judges a recorded series differently, so that a saved
  * verdict says which rules made it (chatbench-judge applies today's).
+ * 2: the server's host's record (server_host) judged too and merged, each
+ * cause saying its host; a run without server_host is judged as by 1.
  */
-#define CHATBENCH_VERDICT_VERSION 1
+#define CHATBENCH_VERDICT_VERSION 2
 
 /*
  * The record (analysis/series_record.h) from s->runs[0..attempted):

@@ -20,6 +20,7 @@
 /* One cause of a slow run, with its share and its sentence. */
 struct diag_cause {
 	enum cause_kind kind;
+	enum diag_host host;	/* whose kernel record showed it */
 	double share;		/* of the lost throughput, 0..1 */
 	char task[16];		/* outsider_cpu: the task */
 	pid_t pid;
@@ -60,6 +61,7 @@ struct diag_verdict {
 	bool by_budget;
 	double unexplained;
 	struct loss_account acct;
+	enum diag_host acct_host;	/* whose budgets the account is of */
 };
 
 #endif

@@ -65,6 +65,27 @@ static struct open_result *load_open(const json_t *o)
 	return op;
 }
 
+/*
+ * The server's host as json_out_run() wrote it: its name, its trace state
+ * and, when traced, its kernel record, like the run's own.
+ */
+static int load_server_host(const json_t *o, struct run_result *r)
+{
+	const json_t *k = json_object_get(o, "kernel");
+
+	if (!json_is_object(o))
+		return 0;
+	snprintf(r->server_host, sizeof(r->server_host), "%s",
+		 json_string_value(json_object_get(o, "name")) ?: "");
+	/* A record without its state is one that was asked for. */
+	snprintf(r->server_trace, sizeof(r->server_trace), "%s",
+		 json_string_value(json_object_get(o, "trace")) ?: "on");
+	if (!json_is_object(k))
+		return 0;
+	r->server_kernel = kstats_from_json(k);
+	return r->server_kernel ? 0 : -1;
+}
+
 static int load_run(const struct result_run *rr, struct run_result *r,
 		    char *err, size_t len)
 {
@@ -96,6 +117,11 @@ static int load_run(const struct result_run *rr, struct run_result *r,
 				 rr->line);
 			return -1;
 		}
+	}
+	if (load_server_host(json_object_get(j, "server_host"), r)) {
+		snprintf(err, len, "line %zu: malformed server_host record",
+			 rr->line);
+		return -1;
 	}
 	if (json_is_object(lat)) {
 		r->latency = calloc(1, sizeof(*r->latency));
@@ -180,11 +206,15 @@ int saved_runs_load(const struct result_group *g, struct saved_runs *s,
 		r->sweep_param = s->sweep_param;
 		r->sweep_value = s->sweep_value;
 		r->sweep_text = s->sweep_text;
-		if (!r->ok || !r->kernel)
-			continue;
 		/* Untraced runs lack nothing: live, they had no record. */
-		no_budget |= !r->kernel->budget.valid;
-		no_iv |= !r->kernel->nr_intervals;
+		if (r->ok && r->kernel) {
+			no_budget |= !r->kernel->budget.valid;
+			no_iv |= !r->kernel->nr_intervals;
+		}
+		if (r->ok && r->server_kernel) {
+			no_budget |= !r->server_kernel->budget.valid;
+			no_iv |= !r->server_kernel->nr_intervals;
+		}
 	}
 	if (no_budget)
 		add_missing(missing, mlen, "time budgets");

@@ -69,7 +69,7 @@ teardown() {
 	[ "$status" -eq 0 ]
 	[ "$(wc -l <"$f")" -eq 3 ]
 	jq -se 'map(select(.run)) | length == 2 and all(.[];
-		.schema_version == 4 and .rooms == 2 and .messages == 10 and
+		.schema_version == 5 and .rooms == 2 and .messages == 10 and
 		.users_per_room == 20 and .message_size == 100 and
 		.messages_sent == 400 and .messages_received == 7600 and
 		.elapsed_s > 0 and .throughput > 0)' "$f"

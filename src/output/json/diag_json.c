@@ -28,8 +28,9 @@ static json_t *causes_json(const struct diag_verdict *v)
 
 	for (c = 0; c < v->ncauses; c++) {
 		const struct diag_cause *k = &v->causes[c];
-		json_t *o = json_pack("{s:s, s:f, s:s, s:f, s:f, s:s}",
+		json_t *o = json_pack("{s:s, s:s, s:f, s:s, s:f, s:f, s:s}",
 				      "kind", cause_table[k->kind].name,
+				      "host", diag_host_name(k->host),
 				      "share", k->share,
 				      "figure", k->figure ? k->figure : "",
 				      "now", k->now, "baseline", k->base,
@@ -68,7 +69,8 @@ static json_t *loss_json(const struct diag_verdict *v)
 			"share", v->acct.part[p].share,
 			"line", loss_line_name(v->acct.part[p].line, name,
 					       sizeof(name))));
-	return json_pack("{s:f, s:f, s:f, s:o, s:o}",
+	return json_pack("{s:s, s:f, s:f, s:f, s:o, s:o}",
+			 "host", diag_host_name(v->acct_host),
 			 "lost_ns_per_msg", v->acct.lost_ns,
 			 "grown_ns_per_msg", v->acct.grown_ns,
 			 "unexplained", v->unexplained,
@@ -100,7 +102,8 @@ static json_t *dips_json(const struct run_phases *p)
 
 static json_t *phases_json(const struct run_phases *p)
 {
-	return json_pack("{s:[f, f], s:[f, f], s:f, s:f}",
+	return json_pack("{s:s, s:[f, f], s:[f, f], s:f, s:f}",
+			 "host", diag_host_name(p->host),
 			 "ramp_s", 0.0, p->ramp_to_s,
 			 "drain_s", p->drain_from_s, p->end_s,
 			 "median", p->median, "noise_pct", p->noise_pct);

@@ -190,6 +190,22 @@ static json_t *sched_json(const struct run_result *r)
 	return o;
 }
 
+/*
+ * The server's host, when chat_s was asked to trace it: its name, whether
+ * it was traced ("on", or "off: " and why) and its kernel record, in the
+ * shape of the client's "kernel".
+ */
+static json_t *server_host_json(const struct run_result *r)
+{
+	json_t *o = json_pack("{s:s, s:s}", "name", r->server_host,
+			      "trace", r->server_trace);
+
+	if (o && r->server_kernel)
+		json_object_set_new(o, "kernel",
+				    kstats_to_json(r->server_kernel));
+	return o;
+}
+
 int json_out_run(struct json_out *j, const struct run_result *r)
 {
 	json_t *sched = sched_json(r);
@@ -240,6 +256,8 @@ int json_out_run(struct json_out *j, const struct run_result *r)
 	if (r->kernel && r->kernel->profile)
 		json_object_set_new(o, "profile",
 				    profile_to_json(r->kernel->profile));
+	if (r->server_trace[0])
+		json_object_set_new(o, "server_host", server_host_json(r));
 	json_array_append_new(j->pending, o);
 	return j->rewrite ? emit_now(j, o) : 0;
 }

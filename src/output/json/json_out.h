@@ -24,8 +24,10 @@
  * 4: the summary's verdict says its verdict_version and
  * slow_threshold_pct, so that chatbench-judge can re-judge the file as
  * it was judged live.
+ * 5: runs gain server_host (name, trace, kernel: the record chat_s took of
+ * its own host) when chat_s was asked to trace, and causes their host.
  */
-#define CHATBENCH_SCHEMA_VERSION 4
+#define CHATBENCH_SCHEMA_VERSION 5
 
 struct json_out;
 

@@ -180,7 +180,7 @@ static size_t grown_lines(char *buf, size_t len, size_t off,
  * why, not how much).
  */
 static void print_account(FILE *f, const struct loss_account *a,
-			  double unexplained)
+			  double unexplained, const char *head)
 {
 	char text[480], v[24];
 	size_t off;
@@ -194,7 +194,7 @@ static void print_account(FILE *f, const struct loss_account *a,
 		off += (size_t)snprintf(text + off, sizeof(text) - off,
 					"; threads' lines:");
 	grown_lines(text, sizeof(text), off, a, LL_ONCPU, LL_NR, 3);
-	print_wrapped(f, "  budget: ", text);
+	print_wrapped(f, head, text);
 }
 
 static void print_run(FILE *f, const struct run_result *r,
@@ -218,7 +218,7 @@ static void print_run(FILE *f, const struct run_result *r,
 		r->run, r->throughput, 100.0 * v->shortfall,
 		v->disturbed ? " (disturbed: " : "", kinds,
 		v->disturbed ? ")" : "");
-	if (!r->kernel)
+	if (!r->kernel && !r->server_kernel)
 		fprintf(f, "  (untraced: no kernel figures to explain it)\n");
 	else if (v->nothing_stands_out)
 		print_wrapped(f, "  ", "no kernel-side cause stands out: the run was slow while kernel figures were within the other runs' spread");
@@ -228,8 +228,51 @@ static void print_run(FILE *f, const struct run_result *r,
 			 100.0 * v->causes[c].share);
 		print_wrapped(f, head, v->causes[c].text);
 	}
-	if (v->by_budget)
-		print_account(f, &v->acct, v->unexplained);
+	if (!v->by_budget)
+		return;
+	/* Said only when it could be either host's. */
+	if (v->acct_host == DIAG_HOST_SERVER)
+		snprintf(head, sizeof(head), "  budget, server's host (%s): ",
+			 r->server_host[0] ? r->server_host : "unnamed");
+	else if (r->server_kernel)
+		snprintf(head, sizeof(head), "  budget, client's host: ");
+	else
+		snprintf(head, sizeof(head), "  budget: ");
+	print_account(f, &v->acct, v->unexplained, head);
+}
+
+/*
+ * chat_s asked to trace its host and could not: said once a series, with
+ * the first reason given and how many runs it held for.
+ */
+static void print_server_untraced(FILE *f, const struct series *s)
+{
+	const struct run_result *first = NULL;
+	const char *why;
+	char text[320];
+	size_t i, n = 0;
+	int off;
+
+	for (i = 0; i < s->attempted; i++) {
+		const char *t = s->runs[i].server_trace;
+
+		if (strncmp(t, "off", 3))
+			continue;
+		if (!first)
+			first = &s->runs[i];
+		n++;
+	}
+	if (!first)
+		return;
+	why = first->server_trace + 3;
+	why += strspn(why, ": ");
+	off = snprintf(text, sizeof(text), "%s is not traced%s%s",
+		       first->server_host[0] ? first->server_host : "unnamed",
+		       *why ? ": " : "", why);
+	if (n < s->attempted && off > 0 && (size_t)off < sizeof(text))
+		snprintf(text + off, sizeof(text) - (size_t)off,
+			 " (in %zu of %zu runs)", n, s->attempted);
+	print_wrapped(f, "Server's host      : ", text);
 }
 
 void diag_print(FILE *f, const struct series *s)
@@ -242,6 +285,7 @@ void diag_print(FILE *f, const struct series *s)
 
 	if (!sv->nok)
 		return;
+	print_server_untraced(f, s);
 	if (sv->profile) {
 		print_profile(f, &s->runs[0], &sv->profile_kf);
 		if (p0->valid)

@@ -94,6 +94,12 @@ void out_text_run(FILE *f, const struct run_result *r, bool verbose)
 		kstats_print_text(f, r->kernel, verbose);
 		profile_print_text(f, r->kernel->profile);
 	}
+	/* Whether it is traced or why not is said once, by the verdict. */
+	if (r->server_kernel) {
+		fprintf(f, "Kernel, server's host (%s):\n",
+			r->server_host[0] ? r->server_host : "unnamed");
+		kstats_print_text(f, r->server_kernel, verbose);
+	}
 	fflush(f);
 }
 
