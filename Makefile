@@ -2,7 +2,7 @@
 #
 # The only build entry of chatbench.  BPF objects are compiled with clang for
 # the bpf target, turned into skeleton headers with bpftool, and linked into
-# chat_c together with the benchmark; chat_s needs no BPF at all.
+# chat_c and chat_s (which traces its own host for clients of other hosts).
 
 # ARCH is the machine we build for, in the kernel's names (x86, arm64):
 # it picks vmlinux/$(ARCH)/vmlinux.h and __TARGET_ARCH_$(ARCH) for the BPF
@@ -118,7 +118,7 @@ HARNESS_BPF := $(OUT)/tc_drop.bpf.o
 # Every C file under src/ is one object; the files that hold a main() are
 # the programs, and every other object goes into one static archive that
 # the programs link against, so a program takes from it only what it uses
-# (the server and the tools never pull in the tracer, hence no libbpf).
+# (the tools never pull in the tracer, hence no libbpf).
 # The archive is thin (it names the objects in place), so that two files
 # of one name in different parts never replace each other in it.
 SRCS := $(wildcard src/*/*.c src/*/*/*.c)
@@ -183,11 +183,11 @@ $(LIB): $(call obj,$(LIB_SRCS))
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcsT $@ $^
 
-$(OUT)/chat_c: $(call obj,$(MAIN_chat_c)) $(LIB)
+$(OUT)/chat_c $(OUT)/chat_s: $(OUT)/%: $$(call obj,$$(MAIN_%)) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS_BPF) $(LDLIBS)
 
-$(OUT)/chat_s $(OUT)/chatbench-compare $(OUT)/chatbench-report \
+$(OUT)/chatbench-compare $(OUT)/chatbench-report \
 		$(OUT)/chatbench-stats $(OUT)/chatbench-judge: \
 		$(OUT)/%: $$(call obj,$$(MAIN_%)) $(LIB)
 	$(call msg,LINK,$@)

@@ -318,6 +318,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "chat_c: tracing %s\n", trace_state);
 	client_ctx_set_tracer(ctx, tracer);
 	client_ctx_set_server(ctx, server);
+	/*
+	 * A server found on this host is traced from here (or the user
+	 * said not to trace); one elsewhere traces its own host if asked.
+	 */
+	client_ctx_ask_record(ctx, o.server_trace == TRACE_ON ||
+				   (o.server_trace == TRACE_AUTO && !server));
 	client_ctx_set_background(ctx, bg);
 
 	io.text = text;

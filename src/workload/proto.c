@@ -120,6 +120,33 @@ int proto_check_start(const struct chat_start *s, const struct chat_caps *caps,
 	return 0;
 }
 
+void proto_record_header(uint32_t len, uint8_t buf[CHAT_RECORD_HDR_LEN])
+{
+	memcpy(buf, CHAT_RECORD_MAGIC, 4);
+	buf[4] = (uint8_t)len;
+	buf[5] = (uint8_t)(len >> 8);
+	buf[6] = (uint8_t)(len >> 16);
+	buf[7] = (uint8_t)(len >> 24);
+}
+
+int proto_record_len(const uint8_t buf[CHAT_RECORD_HDR_LEN], uint32_t *len,
+		     char *why, size_t why_len)
+{
+	if (memcmp(buf, CHAT_RECORD_MAGIC, 4)) {
+		snprintf(why, why_len, "not a record header (0x%02x 0x%02x ...)",
+			 buf[0], buf[1]);
+		return -1;
+	}
+	*len = (uint32_t)buf[4] | (uint32_t)buf[5] << 8 |
+	       (uint32_t)buf[6] << 16 | (uint32_t)buf[7] << 24;
+	if (*len > CHAT_RECORD_MAX) {
+		snprintf(why, why_len, "a record of %u bytes (at most %u)",
+			 *len, CHAT_RECORD_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 uint8_t proto_notice(int clients, unsigned long n)
 {
 	if (n < 1)

@@ -49,6 +49,21 @@
 #define CHAT_NOTICE_CLIENTS	0x80
 #define CHAT_NOTICE_MAX		0x7f
 
+/*
+ * Not in the original: a client on another host asks chat_s for its
+ * host's kernel record by sending this byte as TCP urgent data, the last
+ * byte of the same send as its start message.  A server reading the
+ * ordinary stream never sees it (the original's reads skip it, as ours
+ * do), so the original server serves the run as ever; the original
+ * client never sends it, so it never gets a record.  A server that saw
+ * it answers the client's 0x22 with a record: CHAT_RECORD_MAGIC, a
+ * 32-bit little-endian length, then that many bytes of JSON.
+ */
+#define CHAT_ASK_RECORD		0x4b
+#define CHAT_RECORD_MAGIC	"CBK1"
+#define CHAT_RECORD_HDR_LEN	8
+#define CHAT_RECORD_MAX		(64U << 20)
+
 /* Defaults for the caps on counts that come from the wire. */
 #define CHAT_MAX_ROOMS		1000
 #define CHAT_MAX_MESSAGES	10000000
@@ -80,6 +95,15 @@ void proto_decode_start_ext(const uint8_t buf[CHAT_START_EXT_LEN],
 /* 0 if acceptable, else -1 with the reason written to why. */
 int proto_check_start(const struct chat_start *s, const struct chat_caps *caps,
 		      char *why, size_t len);
+
+/* The header of a record of len bytes. */
+void proto_record_header(uint32_t len, uint8_t buf[CHAT_RECORD_HDR_LEN]);
+/*
+ * The length a record header announces; -1 with why when it is not a
+ * record header or announces more than CHAT_RECORD_MAX.
+ */
+int proto_record_len(const uint8_t buf[CHAT_RECORD_HDR_LEN], uint32_t *len,
+		     char *why, size_t why_len);
 
 /* The notice byte for queued behind n runs, or waiting for n clients. */
 uint8_t proto_notice(int clients, unsigned long n);

@@ -18,6 +18,7 @@
 
 #include "chatbench.h"
 #include "workload/client/client.h"
+#include "workload/client/server_record.h"
 #include "workload/client/connect_lock.h"
 #include "workload/client/run_state.h"
 #include "workload/client/control.h"
@@ -36,6 +37,7 @@ struct client_ctx {
 	struct trace *tracer;
 	struct background *bg;
 	pid_t server;
+	bool ask_record;	/* for the server's host's kernel record */
 	pthread_mutex_t lock;
 	struct cli_run *_Atomic cur;
 	atomic_bool stop;
@@ -66,6 +68,11 @@ void client_ctx_free(struct client_ctx *ctx)
 void client_ctx_set_tracer(struct client_ctx *ctx, struct trace *tracer)
 {
 	ctx->tracer = tracer;
+}
+
+void client_ctx_ask_record(struct client_ctx *ctx, bool ask)
+{
+	ctx->ask_record = ask;
 }
 
 void client_ctx_set_server(struct client_ctx *ctx, pid_t server)
@@ -396,7 +403,9 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 	unnamed = ctx->server && sched_server_asked(&o->sched) ?
 		  sched_server_unnamed(ctx->server) : 0;
 	start_len = proto_encode_start(&st, start);
-	if (net_write_full(ctl, start, start_len) != (ssize_t)start_len) {
+	if (ctx->ask_record ?
+	    server_record_ask(ctl, start, start_len) :
+	    net_write_full(ctl, start, start_len) != (ssize_t)start_len) {
 		run_fail(run, "sending the start message: %s", strerror(errno));
 		goto out;
 	}
@@ -456,6 +465,9 @@ int client_run(struct client_ctx *ctx, int run_no, struct run_result *res)
 		run_fail(run, "sending 0x22: %s", strerror(errno));
 		goto out;
 	}
+	/* Measured and ended: the server's record costs the run nothing. */
+	if (ctx->ask_record)
+		server_record_read(ctl, o->timeout_ms, res);
 	rc = 0;
 out:
 	connect_lock_give(lock);

@@ -25,6 +25,11 @@ void client_ctx_free(struct client_ctx *ctx);
 void client_ctx_set_tracer(struct client_ctx *ctx, struct trace *tracer);
 /* The chat_s process (tgid) when known: its CPU time is reported too. */
 void client_ctx_set_server(struct client_ctx *ctx, pid_t server);
+/*
+ * Ask chat_s, with each start message, for its host's kernel record
+ * (workload/client/server_record.h): when the server is on another host.
+ */
+void client_ctx_ask_record(struct client_ctx *ctx, bool ask);
 /* --background's burners, whose progress each run reports. */
 void client_ctx_set_background(struct client_ctx *ctx,
 			       struct background *bg);

@@ -68,6 +68,10 @@ static const char usage[] =
 	"  -i, --interval MS      period of the per-interval series (100)\n"
 	"      --server-pid PID   the chat_s process to trace (default: found\n"
 	"                         from the listening port)\n"
+	"      --server-trace     ask chat_s for its host's kernel record at the\n"
+	"                         end of each run (default: when the server is\n"
+	"                         not on this host); the verdict judges both\n"
+	"      --no-server-trace  never ask (the original client never does)\n"
 	"      --slow-threshold PCT  a run is slow below the median by more than\n"
 	"                         max(PCT %, 3 robust SDs) (10); causes named\n"
 	"      --baseline FILE    judge runs against a --json file saved earlier\n"
@@ -114,6 +118,8 @@ enum {
 	OPT_PAUSE,
 	OPT_TRACE,
 	OPT_NO_TRACE,
+	OPT_SERVER_TRACE,
+	OPT_NO_SERVER_TRACE,
 	OPT_SERVER_PID,
 	OPT_CLIENTS,
 	OPT_RATE,
@@ -301,6 +307,8 @@ static const struct option longopts[] = {
 	{ "timeout", required_argument, NULL, 't' },
 	{ "trace", no_argument, NULL, OPT_TRACE },
 	{ "no-trace", no_argument, NULL, OPT_NO_TRACE },
+	{ "server-trace", no_argument, NULL, OPT_SERVER_TRACE },
+	{ "no-server-trace", no_argument, NULL, OPT_NO_SERVER_TRACE },
 	{ "interval", required_argument, NULL, 'i' },
 	{ "server-pid", required_argument, NULL, OPT_SERVER_PID },
 	{ "clients", required_argument, NULL, OPT_CLIENTS },
@@ -473,6 +481,12 @@ static int parse_options(int argc, char **argv, struct client_opts *o,
 			break;
 		case OPT_TRACE:
 			o->trace = TRACE_ON;
+			break;
+		case OPT_SERVER_TRACE:
+			o->server_trace = TRACE_ON;
+			break;
+		case OPT_NO_SERVER_TRACE:
+			o->server_trace = TRACE_OFF;
 			break;
 		case OPT_NO_TRACE:
 			o->trace = TRACE_OFF;

@@ -38,6 +38,7 @@ struct client_opts {
 	bool quiet;
 	bool verbose;
 	enum trace_mode trace;
+	enum trace_mode server_trace;	/* ask chat_s for its host's record */
 	unsigned int interval_ms;
 	pid_t server_pid;
 	bool have_cpus;		/* --cpus: confine the client's threads */

@@ -58,6 +58,14 @@ static const char usage[] =
 	"      --slice ROLE=US     their EEVDF slice request (100..100000 us)\n"
 	"      --pin               one CPU per thread: threads take the allowed\n"
 	"                          CPUs round-robin\n"
+	"      --trace             trace this host for clients of other hosts\n"
+	"                          that ask (chat_c does by default when the\n"
+	"                          server is not on its host): fail at start\n"
+	"                          if tracing is not possible\n"
+	"      --no-trace          never trace; by default chat_s traces when\n"
+	"                          it can (root, kernel BTF) and says once why\n"
+	"                          not.  Only asked runs are traced, one at a\n"
+	"                          time; others cost nothing\n"
 	"  -h, --help              this text\n"
 	"  -V, --version           version\n"
 	"\n"
@@ -135,6 +143,8 @@ static const struct option longopts[] = {
 	{ "sched", required_argument, NULL, 'S' },
 	{ "nice", required_argument, NULL, 'n' },
 	{ "slice", required_argument, NULL, 's' },
+	{ "trace", no_argument, NULL, 'T' },
+	{ "no-trace", no_argument, NULL, 'U' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ 0 }
@@ -250,6 +260,12 @@ static int parse_options(int argc, char **argv, struct server_opts *o,
 		case 's':
 			if (parse_sched(c, optarg, o, err, len))
 				return OPTS_ERROR;
+			break;
+		case 'T':
+			o->trace = SRV_TRACE_ON;
+			break;
+		case 'U':
+			o->trace = SRV_TRACE_OFF;
 			break;
 		case 'h':
 			fputs(usage, stdout);

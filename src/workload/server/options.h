@@ -18,6 +18,9 @@
 
 struct srv_model;
 
+/* --trace, --no-trace, or tracing when possible (srv_trace.h). */
+enum srv_trace_mode { SRV_TRACE_AUTO, SRV_TRACE_ON, SRV_TRACE_OFF };
+
 struct server_opts {
 	struct sockaddr_in addr;
 	int timeout_ms;		/* bound on every wait inside a run */
@@ -39,6 +42,7 @@ struct server_opts {
 	bool pin;
 	bool nodelay;		/* --nodelay: TCP_NODELAY on every connection */
 	struct sched_spec sched;	/* --sched, --nice, --slice */
+	enum srv_trace_mode trace;
 };
 
 #endif

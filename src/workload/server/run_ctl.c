@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -19,6 +20,7 @@
 #include "workload/proto.h"
 #include "workload/server/run.h"
 #include "workload/server/run_ctl.h"
+#include "workload/server/srv_trace.h"
 #include "workload/server/srvlog.h"
 
 #define TICK_MS 200
@@ -96,11 +98,39 @@ static void run_totals(struct srv_run *run, uint64_t *rx, uint64_t *tx)
 	}
 }
 
+static void send_ready(struct run_live *l)
+{
+	uint8_t ready = CHAT_CTL_READY;
+
+	/* Every thread exists; the first unit can only come after this. */
+	if (net_write_full(l->ctl, &ready, 1) != 1)
+		srv_run_fail(l->run, "sending 0x11: %s", strerror(errno));
+}
+
+/*
+ * The record the client asked for, after its 0x22: this host's kernel
+ * record of the run, or why there is none.  The run is measured by then:
+ * a client that does not take it costs only its own record.
+ */
+static void send_record(struct run_live *l, char *rec, size_t len)
+{
+	if (!rec) {
+		srv_log("run %ld from %s: no memory for the kernel record",
+			l->no, l->peer);
+		return;
+	}
+	if (net_write_full(l->ctl, rec, len) != (ssize_t)len)
+		srv_log("run %ld from %s: sending the kernel record: %s",
+			l->no, l->peer, srv_io_why(-1));
+}
+
 static void *live_main(void *arg)
 {
 	struct run_live *l = arg;
 	struct srv_run *run = l->run;
 	uint64_t rx, tx, one = 1;
+	size_t rec_len = 0;
+	char *rec = NULL;
 	uint8_t done;
 	ssize_t r;
 
@@ -111,7 +141,18 @@ static void *live_main(void *arg)
 	pthread_setname_np(pthread_self(), "srv_ctl");
 	if (atomic_load(&run->failed))
 		goto report;
+	if (l->traced) {
+		srv_trace_begin(l->tracer, l->group);
+		send_ready(l);
+		if (atomic_load(&run->failed))
+			goto report;
+	}
 	wait_workers(run, l->ctl);
+	if (l->asked && !atomic_load(&run->failed)) {
+		rec = srv_trace_end(l->tracer, l->group, l->traced, l->why_not,
+				    l->timeout_ms, &rec_len);
+		l->traced = false;
+	}
 	if (atomic_load(&run->failed))
 		goto report;
 	r = net_read_full(l->ctl, &done, 1);
@@ -121,7 +162,13 @@ static void *live_main(void *arg)
 	else if (done != CHAT_CTL_DONE)
 		srv_run_fail(run, "end of run byte 0x%02x instead of 0x22",
 			     done);
+	else if (l->asked)
+		send_record(l, rec, rec_len);
 report:
+	free(rec);
+	if (l->traced)
+		srv_trace_release(l->tracer, l->group);
+	l->traced = false;
 	/* Workers may still count (0x11 failed): join them before reading. */
 	run->model->finish(run);
 	run_totals(run, &rx, &tx);
@@ -139,12 +186,11 @@ report:
 
 void run_live_go(struct run_live *l)
 {
-	uint8_t ready = CHAT_CTL_READY;
 	pthread_attr_t attr;
 
-	/* Every thread exists; the first unit can only come after this. */
-	if (net_write_full(l->ctl, &ready, 1) != 1)
-		srv_run_fail(l->run, "sending 0x11: %s", strerror(errno));
+	/* A traced run's thread takes the first snapshot, then sends it. */
+	if (!l->traced)
+		send_ready(l);
 	if (!limits_thread_attr(&attr)) {
 		l->thr_up = !pthread_create(&l->thr, &attr, live_main, l);
 		pthread_attr_destroy(&attr);
@@ -161,6 +207,10 @@ void run_live_free(struct run_live *l)
 	if (l->thr_up)
 		pthread_join(l->thr, NULL);
 	l->thr_up = false;
+	/* A run refused before its thread started holds the tracer still. */
+	if (l->traced)
+		srv_trace_release(l->tracer, l->group);
+	l->traced = false;
 	if (l->run)
 		srv_run_free(l->run);
 	l->run = NULL;

@@ -14,6 +14,7 @@
 
 struct srv_run;
 struct srv_model_cfg;
+struct srv_tracer;
 
 struct run_live {
 	struct srv_run *run;	/* every conns[i].fd a connected user */
@@ -23,6 +24,16 @@ struct run_live {
 	bool quiet;		/* no SRV: lines */
 	int donefd;		/* eventfd: written once the run has ended */
 	atomic_bool ended;
+	/*
+	 * The client asked for this host's kernel record (srv_trace.h):
+	 * traced says whether the tracer is this run's, why_not why not.
+	 */
+	struct srv_tracer *tracer;
+	unsigned long group;	/* runs released together share a record */
+	int timeout_ms;		/* for the group's record */
+	bool asked;
+	bool traced;
+	char why_not[200];
 	pthread_t thr;
 	bool thr_up;
 };

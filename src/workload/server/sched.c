@@ -17,6 +17,7 @@
 
 #include "util/reslimit.h"
 #include "workload/server/sched.h"
+#include "workload/server/srv_trace.h"
 #include "workload/server/srvlog.h"
 
 /* A waiting client hears from the server at least this often. */
@@ -138,6 +139,18 @@ static void release_group(struct sched *s, unsigned long g)
 			pconn_drop(&s->pending, r->users[i], 0);
 		}
 		r->claimed = 0;
+		/*
+		 * The urgent byte came with the start message: it is here.
+		 * Attached now, before the run's threads exist.
+		 */
+		r->live.tracer = s->tracer;
+		r->live.group = g;
+		r->live.timeout_ms = s->o->timeout_ms;
+		r->live.asked = srv_trace_asked(r->live.ctl);
+		if (r->live.asked)
+			r->live.traced = !srv_trace_claim(s->tracer, g,
+					r->live.run, r->live.why_not,
+					sizeof(r->live.why_not));
 		if (run_live_start(&r->live, &s->cfg)) {
 			run_live_free(&r->live);
 			unlink_run(s, r);

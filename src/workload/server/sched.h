@@ -35,6 +35,7 @@ enum cr_state {
 };
 
 struct sched;
+struct srv_tracer;
 
 struct ctl_run {
 	struct srv_ev ev;	/* SRV_EV_CTL: hang-ups of the control conn */
@@ -69,6 +70,7 @@ struct sched {
 	unsigned long groups;
 	unsigned long silent;	/* idle peers timed out, for one log line */
 	bool stopping;
+	struct srv_tracer *tracer;	/* this host's, for runs that ask */
 };
 
 /* 0, or -1 with errno. */

@@ -24,6 +24,7 @@
 #include "workload/server/place.h"
 #include "workload/server/sched.h"
 #include "workload/server/server.h"
+#include "workload/server/srv_trace.h"
 #include "workload/server/srvlog.h"
 
 #define TICK_MS 100
@@ -228,6 +229,32 @@ static void raise_fd_limit(void)
 	}
 }
 
+/*
+ * Before the port is announced, so that a --trace that cannot trace
+ * fails before any client comes, and the reason tracing is off is said
+ * once, at start.  Loaded now, attached only for runs that ask.
+ */
+static int open_tracer(struct srv *sv)
+{
+	struct sockaddr_in sa;
+	socklen_t sl = sizeof(sa);
+	char err[300];
+
+	if (getsockname(sv->lfd, (struct sockaddr *)&sa, &sl))
+		sa.sin_port = sv->o->addr.sin_port;
+	sv->s.tracer = srv_trace_open(sv->o->trace, ntohs(sa.sin_port),
+			2 * (unsigned int)sv->o->caps.max_rooms *
+			CHAT_USERS_PER_ROOM, err, sizeof(err));
+	if (!sv->s.tracer) {
+		srv_log("%s", err);
+		return -1;
+	}
+	if (sv->o->trace == SRV_TRACE_AUTO &&
+	    strncmp(srv_trace_state(sv->s.tracer), "on", 2))
+		srv_log("tracing %s", srv_trace_state(sv->s.tracer));
+	return 0;
+}
+
 static int setup(struct srv *sv)
 {
 	struct epoll_event e = { .events = EPOLLIN };
@@ -252,6 +279,8 @@ static int setup(struct srv *sv)
 		srv_log("cannot set up the accept loop: %s", strerror(errno));
 		return -1;
 	}
+	if (open_tracer(sv))
+		return -1;
 	if (sv->o->ready_fd >= 0 && announce_port(sv->o->ready_fd, sv->lfd)) {
 		srv_log("cannot report the port on fd %d: %s",
 			sv->o->ready_fd, strerror(errno));
@@ -290,6 +319,7 @@ int server_serve(const struct server_opts *o)
 		rc = 0;
 	}
 	sched_free(&sv.s);
+	srv_trace_close(sv.s.tracer);
 	if (sv.lfd >= 0)
 		close(sv.lfd);
 	if (sv.epfd >= 0)
