@@ -74,6 +74,7 @@ struct trace {
 
 	struct ks_snap begin, prev, cur, end;
 	bool running;
+	bool attached;
 
 	pthread_t sampler;
 	bool sampler_on;
@@ -89,6 +90,7 @@ struct trace {
 	bool stats_all_run;		/* CHATBENCH_BPF_STATS=all */
 	/* The run's controlling thread, raised between begin and end. */
 	bool raised;
+	pthread_t raised_thr;
 	int saved_policy;
 	struct sched_param saved_param;
 	uint64_t timed_ns;		/* this run's timing window */
@@ -371,6 +373,55 @@ static void pick_wanted(struct bpf_object *obj)
 			bpf_program__set_autoattach(p, false);
 }
 
+int trace_possible(char *err, size_t errlen)
+{
+	if (!have_bpf_caps()) {
+		fmt_err(err, errlen, "tracing needs root or CAP_BPF and "
+			"CAP_PERFMON");
+		return -1;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		fmt_err(err, errlen, "the kernel has no BTF "
+			"(/sys/kernel/btf/vmlinux: %s)", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The iterator of open spans exists only while the programs are attached. */
+static void set_open_link(struct trace *t)
+{
+	t->src.open_link_fd = t->bpf->links.open_spans ?
+			      bpf_link__fd(t->bpf->links.open_spans) : -1;
+}
+
+int trace_attach(struct trace *t, char *err, size_t errlen)
+{
+	int rc;
+
+	if (t->attached)
+		return 0;
+	rc = trace_bpf__attach(t->bpf);
+	if (rc) {
+		fmt_err(err, errlen, "cannot attach the BPF programs: %s",
+			strerror(-rc));
+		return -1;
+	}
+	t->attached = true;
+	if (t->src.skel)
+		set_open_link(t);
+	return 0;
+}
+
+void trace_detach(struct trace *t)
+{
+	if (!t || !t->attached || !t->opts.on_demand || t->running)
+		return;
+	trace_bpf__detach(t->bpf);
+	t->attached = false;
+	t->src.open_link_fd = -1;
+}
+
 struct trace *trace_open(const struct trace_opts *opts, char *err,
 			 size_t errlen)
 {
@@ -380,16 +431,8 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 
 	libbpf_set_print(getenv("CHATBENCH_BPF_DEBUG") ? debug_print :
 							  silent_print);
-	if (!have_bpf_caps()) {
-		fmt_err(err, errlen, "tracing needs root or CAP_BPF and "
-			"CAP_PERFMON");
+	if (trace_possible(err, errlen))
 		return NULL;
-	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		fmt_err(err, errlen, "the kernel has no BTF "
-			"(/sys/kernel/btf/vmlinux: %s)", strerror(errno));
-		return NULL;
-	}
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		fmt_err(err, errlen, "out of memory");
@@ -437,12 +480,8 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 		goto fail;
 	}
 	pick_wanted(t->bpf->obj);
-	rc = trace_bpf__attach(t->bpf);
-	if (rc) {
-		fmt_err(err, errlen, "cannot attach the BPF programs: %s",
-			strerror(-rc));
+	if (!opts->on_demand && trace_attach(t, err, errlen))
 		goto fail;
-	}
 	collect_progs(t, t->bpf->obj);
 	t->src = (struct snap_src){
 		.skel = t->bpf,
@@ -458,10 +497,10 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 		.vals = calloc(CB_MAX_STEALERS, sizeof(*t->src.vals)),
 		.pid = { opts->client_tgid, opts->server_tgid },
 		.cg = &t->cg,
-		.open_link_fd = t->bpf->links.open_spans ?
-			bpf_link__fd(t->bpf->links.open_spans) : -1,
+		.open_link_fd = -1,
 		.softirq_ticks = !prog_wanted("btf_softirq_entry"),
 	};
+	set_open_link(t);
 	cg_mounts_find(&t->cg);
 	if (!t->src.keys || !t->src.vals) {
 		fmt_err(err, errlen, "out of memory");
@@ -615,6 +654,7 @@ static void raise_caller(struct trace *t)
 	struct sched_param sp = { .sched_priority = 1 };
 
 	t->raised = false;
+	t->raised_thr = pthread_self();
 	if (pthread_getschedparam(pthread_self(), &t->saved_policy,
 				  &t->saved_param))
 		return;
@@ -625,8 +665,9 @@ static void raise_caller(struct trace *t)
 
 static void lower_caller(struct trace *t)
 {
+	/* chat_s may end a run on another thread than the one that began. */
 	if (t->raised)
-		pthread_setschedparam(pthread_self(), t->saved_policy,
+		pthread_setschedparam(t->raised_thr, t->saved_policy,
 				      &t->saved_param);
 	t->raised = false;
 }
@@ -635,7 +676,7 @@ int trace_run_begin(struct trace *t)
 {
 	pthread_condattr_t ca;
 
-	if (!t || t->running)
+	if (!t || t->running || !t->attached)
 		return -1;
 	t->nr_iv = 0;
 	stats_on(t);
@@ -701,6 +742,7 @@ struct kstats *trace_run_end(struct trace *t)
 		  true);
 	t->running = false;
 	lower_caller(t);
+	trace_detach(t);
 	profiler_end(t->prof, t->end.t_ns - t->begin.t_ns, &prof, &tl);
 	if (t->opts.interval_ms)
 		add_interval(t, &t->prev, &t->end);

@@ -32,7 +32,20 @@ struct trace_opts {
 	bool timeline;
 	/* Benchmark sockets on this host at most (both ends); 0: unknown. */
 	unsigned int max_sockets;
+	/*
+	 * Load at open but attach only for a run (trace_attach before its
+	 * threads exist, detached by trace_run_end): chat_s, whose runs
+	 * are traced only when a client on another host asks, so that a
+	 * server nobody asks costs its host nothing.
+	 */
+	bool on_demand;
 };
+
+/*
+ * The cheap part of trace_open's checks (privileges, kernel BTF): 0, or
+ * -1 with the sentence saying why tracing is not possible.
+ */
+int trace_possible(char *err, size_t errlen);
 
 /*
  * Load and attach.  On failure returns NULL and writes one human sentence
@@ -49,6 +62,15 @@ int trace_run_begin(struct trace *t);
  * returns the run's kernel figures (caller frees with kstats_free()).
  */
 struct kstats *trace_run_end(struct trace *t);
+
+/*
+ * on_demand tracers: attach the programs for the next run, before its
+ * threads are made, so that every one of them is seen from its birth.
+ * trace_run_end detaches them again.  -1 with err on failure.
+ */
+int trace_attach(struct trace *t, char *err, size_t errlen);
+/* Detaches without a run (a run that failed before its clock started). */
+void trace_detach(struct trace *t);
 
 void trace_close(struct trace *t);
 
