@@ -45,9 +45,25 @@ struct run_budget {
 	double thr_grown[BT_NR];
 };
 
+/* A host's time budget: read back, and its threads' bar's segments. */
+struct host_budget {
+	struct ks_budget budget;	/* .valid false: none, or malformed */
+	struct run_budget bv;
+	bool has_loss;			/* the run's "loss" is this host's */
+};
+
 struct run_view {
 	const struct result_run *r;
-	const json_t *kernel;	/* NULL: untraced */
+	/*
+	 * The client's host's kernel record, or the server's host's when the
+	 * client was untraced (kernel_is_server); NULL: neither traced.
+	 */
+	const json_t *kernel;
+	bool kernel_is_server;
+	/* Both hosts traced: the server's host's record and budget. */
+	const json_t *server_kernel;
+	const char *server_name;	/* its name, "" when not said */
+	struct host_budget server;
 	const json_t *intervals;
 	bool slow;
 	bool disturbed;		/* a kernel figure far outside the others' */
@@ -57,6 +73,7 @@ struct run_view {
 	double x0, w;		/* its segment on the timeline */
 	struct ks_budget budget;	/* .valid false: none, or malformed */
 	struct loss_account acct;	/* a slow run's "loss", if any */
+	bool acct_is_server;		/* ... of the server's host */
 	struct run_budget bv;
 };
 

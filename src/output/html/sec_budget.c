@@ -390,16 +390,16 @@ static void top_growths(FILE *f, const struct bar *b)
  * CPUs' lines, whose growths add up to the CPU time lost per message.
  */
 static void run_notes(FILE *f, const struct run_view *rv,
-		      const struct bar *cpu, const struct bar *thr)
+		      const struct loss_account *a, const struct bar *cpu,
+		      const struct bar *thr)
 {
-	const struct loss_account *a = &rv->acct;
 	char x[32];
 
 	fputs("<td class=\"small\">", f);
 	html_esc(f, cpu->whole);
 	fputs("; ", f);
 	html_esc(f, thr->whole);
-	if (rv->slow && a->valid) {
+	if (rv->slow && a && a->valid) {
 		fprintf(f, "<div class=\"why\">Lost %s of CPU per message: ",
 			fmt_ns_spaced(x, sizeof(x), a->lost_ns));
 		top_growths(f, cpu);
@@ -408,6 +408,9 @@ static void run_notes(FILE *f, const struct run_view *rv,
 			fprintf(f, " <b class=\"unexplained\">%.0f %% unexplained</b>.",
 				100 * a->unexplained);
 		fputs("</div>", f);
+	} else if (rv->slow && !a) {
+		fputs("<div class=\"why\">The loss account is of the other host's budget.</div>",
+		      f);
 	} else if (rv->slow) {
 		fputs("<div class=\"why\">The file has no loss account for this run.</div>",
 		      f);
@@ -445,15 +448,38 @@ void budget_bars_svg(FILE *f, const struct budget_bars *bb, int gid,
 	fputs("</svg>", f);
 }
 
-static void run_row(FILE *f, const struct group_view *v,
-		    const struct run_view *rv)
+/* The host of a row of bars, under its run's number; "" for the client's. */
+static void host_label(FILE *f, const struct run_view *rv, bool server)
 {
-	const struct ks_budget *k = &rv->budget;
+	if (!server && !rv->server_kernel)
+		return;
+	fputs("<br><span class=\"small\">", f);
+	if (server) {
+		fputs("server's host", f);
+		if (*rv->server_name) {
+			fputs(" ", f);
+			html_esc(f, rv->server_name);
+		}
+	} else {
+		fputs("client's host", f);
+	}
+	fputs("</span>", f);
+}
+
+/*
+ * The bars of one host's budget k (bars bv) of run rv, with the growths
+ * of the run's loss account a when it is this host's (else NULL).
+ */
+static void run_row(FILE *f, const struct group_view *v,
+		    const struct run_view *rv, const struct ks_budget *k,
+		    const struct run_budget *bv,
+		    const struct loss_account *a, bool server)
+{
 	double cpu_grown[KB_NR_CPU_LINES];
-	bool slow = rv->slow && rv->acct.valid;
+	bool slow = rv->slow && a && a->valid;
 	struct budget_bars bb = {
 		.cpu_grown = slow ? cpu_grown : NULL,
-		.thr_grown = slow ? rv->bv.thr_grown : NULL,
+		.thr_grown = slow ? bv->thr_grown : NULL,
 		.cpu_total = (double)k->cpus.supply_ns,
 		.thr_total = (double)k->subjects.total_ns,
 		.cpu_unit = "s", .thr_unit = "thread-s",
@@ -464,9 +490,9 @@ static void run_row(FILE *f, const struct group_view *v,
 
 	for (l = 0; l < KB_NR_CPU_LINES; l++) {
 		bb.cpu[l] = (double)k->cpus.line[l];
-		cpu_grown[l] = rv->acct.grown[LL_CPU(l)];
+		cpu_grown[l] = a ? a->grown[LL_CPU(l)] : 0;
 	}
-	memcpy(bb.thr, rv->bv.thr, sizeof(bb.thr));
+	memcpy(bb.thr, bv->thr, sizeof(bb.thr));
 	secs(wall, sizeof(wall), (double)k->wall_ns);
 	snprintf(bb.cpu_whole, sizeof(bb.cpu_whole), "%llu CPU%s × %s",
 		 (unsigned long long)k->cpus.ncpus,
@@ -474,14 +500,50 @@ static void run_row(FILE *f, const struct group_view *v,
 	snprintf(bb.thr_whole, sizeof(bb.thr_whole), "%llu thread%s × %s",
 		 (unsigned long long)k->subjects.threads,
 		 k->subjects.threads == 1 ? "" : "s", wall);
-	fprintf(f, "<tr class=\"budget-run%s\" id=\"g%d-budget-run%d\"><td class=\"num\"><b>%d</b></td><td>",
-		rv->slow ? " slow" : "", v->id, rv->r->run, rv->r->run);
-	budget_bars_svg(f, &bb, v->id, rv->r->run);
+	fprintf(f, "<tr class=\"budget-run%s\" id=\"g%d-budget-run%d%s\"><td class=\"num\"><b>%d</b>",
+		rv->slow ? " slow" : "", v->id, rv->r->run,
+		server && rv->server_kernel ? "-server" : "", rv->r->run);
+	host_label(f, rv, server);
+	fputs("</td><td>", f);
+	/* The other host's bars of one run get marks of their own. */
+	budget_bars_svg(f, &bb, v->id,
+			server && rv->server_kernel ? -rv->r->run : rv->r->run);
 	fputs("</td>", f);
 	/* The notes name the grown lines as the bars' tooltips do. */
 	make_bars(&bb, &cpu, &thr);
-	run_notes(f, rv, &cpu, &thr);
+	run_notes(f, rv, a, &cpu, &thr);
 	fputs("</tr>\n", f);
+}
+
+void host_note(FILE *f, const struct group_view *v)
+{
+	size_t i, only = 0, both = 0;
+
+	if (!v->nserver)
+		return;
+	for (i = 0; i < v->n; i++) {
+		only += v->runs[i].kernel_is_server;
+		both += v->runs[i].server_kernel != NULL;
+	}
+	fputs("<p class=\"note host\">Hosts: ", f);
+	if (only && only == v->ntraced)
+		fputs("the client was not traced: the figures are of the server's host",
+		      f);
+	else if (only)
+		fprintf(f, "%zu run%s untraced on the client: %s figures are of the server's host",
+			only, only == 1 ? "" : "s",
+			only == 1 ? "its" : "their");
+	if (only && both)
+		fputs("; ", f);
+	if (both)
+		fprintf(f, "%zu run%s traced on both hosts: figures are of the client's host, the budget shows both",
+			both, both == 1 ? "" : "s");
+	if (*v->server_name) {
+		fputs(" (the server's host is ", f);
+		html_esc(f, v->server_name);
+		fputs(")", f);
+	}
+	fputs(".</p>\n", f);
 }
 
 void budget_section(FILE *f, const struct group_view *v)
@@ -499,6 +561,7 @@ void budget_section(FILE *f, const struct group_view *v)
 	      "beside the bars, what the CPU time lost per message went to and the share of the loss no cause explains. "
 	      "Hover over a segment for its figures.</p>\n",
 	      f);
+	host_note(f, v);
 	legend(f, v);
 	fputs("<table class=\"runs budget\">\n<tr><th>run</th><th>", f);
 	budget_ticks(f);
@@ -506,8 +569,13 @@ void budget_section(FILE *f, const struct group_view *v)
 	for (i = 0; i < v->n; i++) {
 		const struct run_view *rv = &v->runs[i];
 
+		if (rv->server.bv.valid)
+			run_row(f, v, rv, &rv->server.budget, &rv->server.bv,
+				rv->server.has_loss ? &rv->acct : NULL, true);
 		if (rv->bv.valid) {
-			run_row(f, v, rv);
+			run_row(f, v, rv, &rv->budget, &rv->bv,
+				rv->server.has_loss ? NULL : &rv->acct,
+				rv->kernel_is_server);
 			continue;
 		}
 		fprintf(f, "<tr class=\"budget-run\" id=\"g%d-budget-run%d\"><td class=\"num\"><b>%d</b></td><td class=\"small\" colspan=\"2\">%s</td></tr>\n",

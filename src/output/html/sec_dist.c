@@ -183,7 +183,9 @@ void dist_section(FILE *f, const struct group_view *v)
 	if (v->nslow)
 		fputs(": <span class=\"key\" style=\"background:" C_NORMAL "\"></span>normal runs "
 		      "<span class=\"key\" style=\"background:" C_SLOW "\"></span>slow runs", f);
-	fputs(". The run-queue latency of a role: how long its threads waited between being woken and running.</p>\n<div class=\"charts\">\n", f);
+	fputs(". The run-queue latency of a role: how long its threads waited between being woken and running.</p>\n", f);
+	host_note(f, v);
+	fputs("<div class=\"charts\">\n", f);
 	for (i = 0; i < n; i++) {
 		if ((kinds[i].role || kinds[i].side) && !v->ntraced)
 			continue;

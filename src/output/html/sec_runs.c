@@ -55,6 +55,13 @@ static void first_cause(FILE *f, const struct run_view *rv)
 		fprintf(f, "</b>, pid %d)",
 			(int)json_integer_value(json_object_get(c, "pid")));
 	}
+	if (!strcmp(jstr(c, "host") ?: "", "server")) {
+		fputs(" on the server's host", f);
+		if (*rv->server_name) {
+			fputs(" ", f);
+			html_esc(f, rv->server_name);
+		}
+	}
 	fprintf(f, ", %.0f %% of the loss",
 		100 * json_number_value(json_object_get(c, "share")));
 }

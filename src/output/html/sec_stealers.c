@@ -72,6 +72,7 @@ void stealers_section(FILE *f, const struct group_view *v)
 	fputs("<h3>Who took the CPU from the benchmark</h3>\n<p class=\"note\">Per run, the CPU time each task used while benchmark threads were runnable and waiting for a CPU, in seconds. "
 	      "Grey: the benchmark's own threads (they queue behind each other); colours: other tasks, the same task in the same colour in every run.</p>\n",
 	      f);
+	host_note(f, v);
 	if (max <= 0) {
 		fputs("<p class=\"note\">No task took CPU time from a waiting benchmark thread.</p>\n",
 		      f);

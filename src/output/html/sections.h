@@ -57,6 +57,11 @@ struct budget_bars {
 };
 void budget_bars_svg(FILE *f, const struct budget_bars *bb, int gid,
 		     int run);
+/*
+ * sec_budget.c: which host a group's kernel figures are of, when the
+ * server's host was traced (chat_s on another machine); nothing if not.
+ */
+void host_note(FILE *f, const struct group_view *v);
 
 /* sec_stealers.c: who took the CPU from waiting benchmark threads. */
 void stealers_section(FILE *f, const struct group_view *v);

@@ -186,6 +186,30 @@ void bset_free(struct bset *s)
 /* ---- what the page is drawn from --------------------------------------- */
 
 /* Group group of files[file] as the page shows it, id unique on it. */
+/*
+ * Whose kernel record a run's figures are: the client's host's, else that
+ * of the server's host (chat_s traced on another machine), which is then
+ * also kept beside the client's for the budget.
+ */
+static void view_hosts(struct run_view *rv)
+{
+	const json_t *sh = json_object_get(rv->r->json, "server_host");
+	const json_t *sk = json_object_get(sh, "kernel");
+
+	rv->kernel = json_object_get(rv->r->json, "kernel");
+	if (!json_is_object(rv->kernel))
+		rv->kernel = NULL;
+	if (!json_is_object(sk))
+		sk = NULL;
+	rv->server_name = json_string_value(json_object_get(sh, "name")) ?: "";
+	if (!rv->kernel && sk) {
+		rv->kernel = sk;
+		rv->kernel_is_server = true;
+	} else {
+		rv->server_kernel = sk;
+	}
+}
+
 int view_group(struct group_view *v, const struct result_file *files,
 	       size_t file, size_t group, int id)
 {
@@ -227,10 +251,13 @@ int view_group(struct group_view *v, const struct result_file *files,
 			rv->shortfall = 1 - rv->r->throughput / v->median;
 		if (rv->r->throughput > v->max_tp)
 			v->max_tp = rv->r->throughput;
-		rv->kernel = json_object_get(rv->r->json, "kernel");
-		if (!json_is_object(rv->kernel))
-			rv->kernel = NULL;
+		view_hosts(rv);
 		v->ntraced += rv->kernel != NULL;
+		if (rv->kernel_is_server || rv->server_kernel) {
+			if (!v->nserver)
+				v->server_name = rv->server_name;
+			v->nserver++;
+		}
 		iv = json_object_get(rv->kernel, "intervals");
 		rv->intervals = json_array_size(iv) ? iv : NULL;
 		/* The series' own clock when it has one, else the run's. */

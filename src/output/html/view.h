@@ -62,6 +62,8 @@ struct group_view {
 	size_t nok;
 	size_t ntraced;
 	size_t nbudget;		/* runs with a valid time budget */
+	size_t nserver;		/* runs with figures of the server's host */
+	const char *server_name;	/* its name, from the first of them */
 	bool has_verdicts;	/* the runs carry the diagnosis' "slow" */
 	const json_t *verdict;	/* the summary's; NULL in older files */
 	double median;

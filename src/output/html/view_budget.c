@@ -111,22 +111,21 @@ static void load_loss(const json_t *o, struct loss_account *a)
 	a->valid = true;
 }
 
-void view_budget(struct run_view *rv)
+/*
+ * The budget of one host's kernel record k, with the account's growths
+ * marked on its threads' bar when acct (the run's, if it is this host's).
+ */
+static void host_budget(const json_t *k, const struct loss_account *acct,
+			struct ks_budget *b, struct run_budget *bv)
 {
-	const struct kb_threads *t = &rv->budget.subjects;
-	struct run_budget *bv = &rv->bv;
+	const struct kb_threads *t = &b->subjects;
 	int i, s;
 
 	memset(bv, 0, sizeof(*bv));
-	memset(&rv->budget, 0, sizeof(rv->budget));
-	load_loss(rv->failed ? NULL : json_object_get(rv->r->json, "loss"),
-		  &rv->acct);
-	if (rv->failed || !rv->kernel ||
-	    budget_from_json(json_object_get(rv->kernel, "budget"),
-			     &rv->budget) ||
-	    !rv->budget.valid || !rv->budget.cpus.supply_ns ||
-	    !t->total_ns) {
-		rv->budget.valid = false;
+	memset(b, 0, sizeof(*b));
+	if (!k || budget_from_json(json_object_get(k, "budget"), b) ||
+	    !b->valid || !b->cpus.supply_ns || !t->total_ns) {
+		b->valid = false;
 		return;
 	}
 	bv->valid = true;
@@ -137,11 +136,35 @@ void view_budget(struct run_view *rv)
 	for (i = 0; i < CB_NR_BLOCKS; i++)
 		bv->thr[BT_BLOCKED + i] = (double)t->blocked_by[i];
 	bv->thr[BT_GONE] = (double)t->gone_ns;
-	if (!rv->acct.valid)
+	if (!acct || !acct->valid)
 		return;
 	for (i = KB_NR_CPU_LINES; i < LL_NR; i++) {
 		s = line_seg(i);
 		if (s >= 0)
-			bv->thr_grown[s] += rv->acct.grown[i];
+			bv->thr_grown[s] += acct->grown[i];
 	}
+}
+
+void view_budget(struct run_view *rv)
+{
+	const json_t *loss = rv->failed ? NULL :
+			     json_object_get(rv->r->json, "loss");
+	const char *host = json_string_value(json_object_get(loss, "host"));
+	bool server_acct;
+
+	load_loss(loss, &rv->acct);
+	rv->acct_is_server = host && !strcmp(host, "server");
+	/* Whose bars the account's growths belong on. */
+	server_acct = rv->acct_is_server && rv->server_kernel;
+	rv->server.has_loss = server_acct;
+	if (rv->failed) {
+		memset(&rv->bv, 0, sizeof(rv->bv));
+		memset(&rv->budget, 0, sizeof(rv->budget));
+		memset(&rv->server, 0, sizeof(rv->server));
+		return;
+	}
+	host_budget(rv->kernel, server_acct ? NULL : &rv->acct, &rv->budget,
+		    &rv->bv);
+	host_budget(rv->server_kernel, server_acct ? &rv->acct : NULL,
+		    &rv->server.budget, &rv->server.bv);
 }
