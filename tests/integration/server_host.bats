@@ -54,8 +54,11 @@ server_hog() {
 	f=$(server_hog)
 	jq -c 'if .run then .kernel = .server_host.kernel else . end' "$f" \
 		>"$BATS_TEST_TMPDIR/both.json"
-	run "$JUDGE" -j "$BATS_TEST_TMPDIR/j.json" "$BATS_TEST_TMPDIR/both.json"
+	run "$JUDGE" -j "$BATS_TEST_TMPDIR/j.json" \
+		--report "$BATS_TEST_TMPDIR/r.html" "$BATS_TEST_TMPDIR/both.json"
 	[ "$status" -eq 0 ]
+	# The report: each run's budget bars of both hosts.
+	[ "$(grep -o 'id="g[0-9]*-budget-run[0-9]*-server"' "$BATS_TEST_TMPDIR/r.html" | wc -l)" -eq 5 ]
 	[ "$(echo "$output" | grep -c '^  [0-9]\. outsider_cpu')" -eq 2 ]
 	[ "$(echo "$output" | grep -c "^  [0-9]\. outsider_cpu.*: on the server's host (srvhost): ")" -eq 1 ]
 	jq -se '[.[] | select(.run == 3)][0].causes |
