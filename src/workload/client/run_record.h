@@ -59,6 +59,12 @@ struct run_result {
 	struct kstats *server_kernel;
 	char server_trace[160];
 	char server_host[64];
+	/*
+	 * The server's name for the run's group (host:pid:group): the runs
+	 * of chat_s --clients N released together share it, so that their
+	 * clients' files can be merged into one view of the run.
+	 */
+	char server_group[96];
 	struct ks_hist *latency; /* message delivery latency, ns */
 	const char *sweep_param; /* the point of a sweep, or NULL */
 	long sweep_value;

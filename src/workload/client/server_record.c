@@ -54,7 +54,7 @@ static void clean_copy(char *dst, size_t len, const char *src)
 
 int server_record_parse(const char *body, size_t len, struct run_result *r)
 {
-	const json_t *host, *trace, *kernel;
+	const json_t *host, *trace, *kernel, *group;
 	json_error_t je;
 	json_t *o;
 	int rc = -1;
@@ -92,6 +92,9 @@ int server_record_parse(const char *body, size_t len, struct run_result *r)
 		goto out;
 	}
 	snprintf(r->server_trace, sizeof(r->server_trace), "on");
+	group = json_object_get(o, "group");
+	clean_copy(r->server_group, sizeof(r->server_group),
+		   json_is_string(group) ? json_string_value(group) : "");
 	rc = 0;
 out:
 	json_decref(o);

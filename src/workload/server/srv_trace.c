@@ -83,7 +83,7 @@ struct srv_tracer *srv_trace_open(enum srv_trace_mode mode, uint16_t port,
 	if (gethostname(st->host, sizeof(st->host) - 1))
 		snprintf(st->host, sizeof(st->host), "?");
 	if (mode == SRV_TRACE_OFF) {
-		snprintf(st->state, sizeof(st->state), "off (--no-trace)");
+		snprintf(st->state, sizeof(st->state), "off: chat_s --no-trace");
 		return st;
 	}
 	st->to = (struct trace_opts){
@@ -220,15 +220,22 @@ static char *frame(json_t *o, size_t *len)
 	return buf;
 }
 
-/* {"host", "trace": "on", "kernel"} or {"host", "trace": why}, framed. */
+/*
+ * {"host", "group", "trace": "on", "kernel"} or {"host", "trace": why},
+ * framed.  group names the runs released together (host:pid:group).
+ */
 static char *record_of(const struct srv_tracer *st, const struct kstats *k,
-		       const char *why, size_t *len)
+		       unsigned long group, const char *why, size_t *len)
 {
 	json_t *o = json_pack("{s:s}", "host", st ? st->host : "?");
+	char id[96];
 
 	if (!o)
 		return NULL;
 	if (k) {
+		snprintf(id, sizeof(id), "%s:%d:%lu", st->host, (int)getpid(),
+			 group);
+		json_object_set_new(o, "group", json_string(id));
 		json_object_set_new(o, "trace", json_string("on"));
 		json_object_set_new(o, "kernel", kstats_to_json(k));
 	} else {
@@ -249,7 +256,7 @@ static void drop_ref(struct srv_tracer *st)
 	trace_detach(st->t);
 	free(st->rec);
 	st->rec_len = 0;
-	st->rec = record_of(st, k, k ? NULL : st->begun ?
+	st->rec = record_of(st, k, st->group, k ? NULL : st->begun ?
 			    "off: the run's kernel record could not be made" :
 			    "off: the run failed before it started",
 			    &st->rec_len);
@@ -267,7 +274,7 @@ char *srv_trace_end(struct srv_tracer *st, unsigned long group, bool claimed,
 	char *copy = NULL;
 
 	if (!st || !claimed)
-		return record_of(st, NULL, why, len);
+		return record_of(st, NULL, 0, why, len);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_sec += timeout_ms / 1000 + 1;
 	pthread_mutex_lock(&st->lock);
@@ -285,7 +292,7 @@ char *srv_trace_end(struct srv_tracer *st, unsigned long group, bool claimed,
 	}
 	pthread_mutex_unlock(&st->lock);
 	if (!copy && st->rec_group != group)
-		return record_of(st, NULL,
+		return record_of(st, NULL, 0,
 				 "off: the other runs of its group did not end in time",
 				 len);
 	return copy;
