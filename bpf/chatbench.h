@@ -240,7 +240,9 @@ struct cb_role_stats {
 	X(SK_DATA_READY, "sk_data_ready")				\
 	X(SOCK_EXCEED_BUF_LIMIT, "sock_exceed_buf_limit")		\
 	X(SOCK_RCVQUEUE_FULL, "sock_rcvqueue_full")			\
-	X(SAMPLE_SEND_QUEUES, "sample_send_queues")
+	X(SAMPLE_SEND_QUEUES, "sample_send_queues")			\
+	X(SOCK_RECV_LENGTH, "sock_recv_length")				\
+	X(SOCK_SEND_LENGTH, "sock_send_length")
 
 #define CB_HOOK_ENUM(id, name) CB_HOOK_##id,
 enum cb_sched_hook { CB_SCHED_HOOKS(CB_HOOK_ENUM) CB_NR_SCHED_HOOKS };
@@ -294,7 +296,7 @@ struct cb_sock_side_stats {
 struct cb_sock_cpu {
 	__u64 ready_seen;	/* all matching events, drive sampling */
 	__u64 hits[CB_NR_SOCK_HOOKS];	/* program runs, every socket's */
-	__u64 __pad[3];
+	__u64 __pad[1];
 	struct cb_sock_side_stats side[CB_NR_SIDES];
 	__u32 rq_hist[CB_NR_SIDES][CB_HIST_BUCKETS];
 };
@@ -339,6 +341,14 @@ struct cb_open {
 	__u64 runnable_ns[CB_NR_ROLES];
 	__u64 blocked_ns[CB_NR_ROLES][CB_NR_BLOCKS];
 	__u64 threads[CB_NR_ROLES];	/* alive at the snapshot */
+	/*
+	 * Not the iterator's, and never zeroed: the threads of a foreign
+	 * server classed so far by what they did (sock.bpf.c), net of
+	 * re-classings.  They are "other" until their first whole send or
+	 * receive, so at a run's begin they count as other; the run's
+	 * difference moves them to their role.
+	 */
+	__s64 learned[CB_NR_ROLES];
 };
 
 /*
@@ -406,6 +416,18 @@ struct cb_stealer {
 
 /* Benchmark sockets whose send queues are sampled (both ends). */
 #define CB_MAX_SOCKS	65536
+
+/*
+ * A foreign server (one that does not name its threads by role, such as
+ * the original 1.0.1) has its threads classed by what they do: the
+ * threads remembered, and the size above which a send or receive is data.
+ * The control connection carries at most 16 bytes at a time (an 8-byte
+ * start message, 8 more when extended, single bytes after); data units
+ * are 100 bytes, and a receiver's partial read of one is still longer than
+ * that as a rule.
+ */
+#define CB_MAX_FOREIGN_THREADS	4096
+#define CB_CTL_MAX_BYTES	16
 
 /*
  * --profile: on-CPU samples (a perf_event program on the software CPU

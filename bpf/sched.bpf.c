@@ -85,6 +85,10 @@ struct {
 	__uint(max_entries, CB_MAX_STEALERS);
 } stealers SEC(".maps");
 
+/* sock.bpf.c's: a foreign server's threads, classed by what they do. */
+extern volatile __u32 server_foreign;
+extern int foreign_role(__u32 tid);
+
 /*
  * Role of a task, or -1 when it is not traced.  The tgid test comes first
  * because it rejects almost everything with one load; the tgid != 0 test
@@ -94,9 +98,31 @@ static __always_inline int classify(struct task_struct *p, const bool btf)
 {
 	__u32 tgid = CB_RD(btf, p, tgid);
 	__u64 comm = cb_comm8(p, btf);
+	int role;
 
-	if (tgid && (tgid == client_tgid || tgid == server_tgid))
-		return cb_role_of_comm(comm);
+	if (tgid && (tgid == client_tgid || tgid == server_tgid)) {
+		role = cb_role_of_comm(comm);
+		/*
+		 * A foreign server's threads by what they did (sock.bpf.c);
+		 * for ours server_foreign is 0, and only its control
+		 * threads, named other, get this far.
+		 */
+		if (role != CB_ROLE_OTHER || !server_foreign ||
+		    tgid != server_tgid)
+			return role;
+		/*
+		 * Constants, not the call's value: the verifier knows
+		 * nothing of what a global function returns, and a bounds
+		 * check on it was compiled onto a copy.
+		 */
+		switch (foreign_role(CB_RD(btf, p, pid))) {
+		case CB_ROLE_SRV_RCV:
+			return CB_ROLE_SRV_RCV;
+		case CB_ROLE_SRV_SND:
+			return CB_ROLE_SRV_SND;
+		}
+		return role;
+	}
 	if (comm == CB_COMM_KSOFTIRQ)
 		return CB_ROLE_KSOFTIRQD;
 	return -1;

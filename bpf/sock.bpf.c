@@ -21,6 +21,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 #define CB_TCP_ESTABLISHED	1
+#define CB_MSG_PEEK		2
 
 const volatile __u32 sample_shift = 0;
 
@@ -190,6 +191,102 @@ int BPF_PROG(raw_sock_rcvqueue_full, struct sock *sk)
 {
 	hit(CB_HOOK_SOCK_RCVQUEUE_FULL);
 	return on_pressure(sk, true, false);
+}
+
+/*
+ * A foreign server's threads, classed by what they do.  chatbench's own
+ * threads name themselves by role (cb_role_of_comm); the original 1.0.1
+ * server's all carry the process's name, so with --server-pid every one
+ * of them was "other".  Here a thread of the server that receives a data
+ * unit from a benchmark socket is a receiver, and one that sends units
+ * and never receives is a sender (a receiver wins: a thread that does
+ * both is told by its reading).  The control connection moves at most
+ * CB_CTL_MAX_BYTES at a time, so the thread that serves it stays other.
+ *
+ * These programs fire on every send and receive of the machine, so user
+ * space loads and attaches them only for a foreign server (it sets
+ * server_foreign then): against our own server they do not exist, and
+ * classify() tests the flag only for the server's threads whose name says
+ * other (its control threads, none on the message path).  Once a thread
+ * is classed, each of its calls costs one hash lookup.
+ */
+volatile __u32 server_foreign;
+extern volatile __u32 server_tgid;	/* sched.bpf.c's */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, __u32);		/* tid */
+	__type(value, __u32);		/* enum cb_role */
+	__uint(max_entries, CB_MAX_FOREIGN_THREADS);	/* 1 unless foreign */
+} foreign_roles SEC(".maps");
+
+extern struct cb_open open_acc;	/* sched.bpf.c's */
+
+/*
+ * The role learned for tid, CB_ROLE_OTHER for none.  A global function:
+ * the verifier checks it once, not at each of classify()'s call sites.
+ */
+__noinline int foreign_role(__u32 tid)
+{
+	__u32 *r = bpf_map_lookup_elem(&foreign_roles, &tid);
+
+	return r && *r < CB_NR_SUBJECT_ROLES ? (int)*r : CB_ROLE_OTHER;
+}
+
+static __always_inline int on_sock_io(const struct sock *sk, int ret,
+				      int flags, bool rcv, const bool btf)
+{
+	__u64 id = bpf_get_current_pid_tgid(), comm[2];
+	__u32 tid = (__u32)id, role, *old;
+
+	if (!server_foreign || (__u32)(id >> 32) != server_tgid ||
+	    ret <= CB_CTL_MAX_BYTES || (flags & CB_MSG_PEEK) || !sk ||
+	    !server_port)
+		return 0;
+	if (CB_RD(btf, sk, __sk_common.skc_num) != server_port)
+		return 0;
+	role = rcv ? CB_ROLE_SRV_RCV : CB_ROLE_SRV_SND;
+	old = bpf_map_lookup_elem(&foreign_roles, &tid);
+	if (old && (*old == role || *old == CB_ROLE_SRV_RCV))
+		return 0;
+	/* A thread named by one of our roles keeps it. */
+	bpf_get_current_comm(comm, sizeof(comm));
+	if (cb_role_of_comm(comm[0]) != CB_ROLE_OTHER)
+		return 0;
+	if (bpf_map_update_elem(&foreign_roles, &tid, &role, BPF_ANY))
+		return 0;
+	if (old)
+		__sync_fetch_and_add(&open_acc.learned[CB_ROLE_SRV_SND], -1);
+	__sync_fetch_and_add(&open_acc.learned[role], 1);
+	return 0;
+}
+
+SEC("tp_btf/sock_recv_length")
+int BPF_PROG(btf_sock_recv_length, struct sock *sk, int ret, int flags)
+{
+	hit(CB_HOOK_SOCK_RECV_LENGTH);
+	return on_sock_io(sk, ret, flags, true, true);
+}
+
+SEC("tp_btf/sock_send_length")
+int BPF_PROG(btf_sock_send_length, struct sock *sk, int ret, int flags)
+{
+	hit(CB_HOOK_SOCK_SEND_LENGTH);
+	return on_sock_io(sk, ret, flags, false, true);
+}
+
+SEC("raw_tp/sock_recv_length")
+int BPF_PROG(raw_sock_recv_length, struct sock *sk, int ret, int flags)
+{
+	hit(CB_HOOK_SOCK_RECV_LENGTH);
+	return on_sock_io(sk, ret, flags, true, false);
+}
+
+SEC("raw_tp/sock_send_length")
+int BPF_PROG(raw_sock_send_length, struct sock *sk, int ret, int flags)
+{
+	hit(CB_HOOK_SOCK_SEND_LENGTH);
+	return on_sock_io(sk, ret, flags, false, false);
 }
 
 struct sndq_visit {

@@ -25,10 +25,26 @@ static uint64_t pos(int64_t v)
 	return v > 0 ? (uint64_t)v : 0;
 }
 
+/*
+ * A foreign server's threads classed during the run (bpf/sock.bpf.c):
+ * at its begin they had done nothing yet and were counted as other, so a
+ * role's count is those of the begin plus those learned since.  They stay
+ * counted in other too, which had them until their first unit; a thread
+ * counted in two roles shows the part spent in the other as "gone".  For
+ * our own server nothing is learned and this is 0.
+ */
+static int64_t learned_in_run(int r, const struct ks_snap *a,
+			      const struct ks_snap *b)
+{
+	if (r == CB_ROLE_OTHER)
+		return 0;
+	return b->open.learned[r] - a->open.learned[r];
+}
+
 static void threads_of(struct kb_threads *o, int r, const struct ks_snap *a,
 		       const struct ks_snap *b, uint64_t wall)
 {
-	int64_t wait = 0, blocked[CB_NR_BLOCKS] = { 0 }, by = 0, oncpu = 0;
+	int64_t wait = 0, blocked[CB_NR_BLOCKS] = { 0 }, by = 0, oncpu = 0, n;
 	int c, i;
 
 	memset(o, 0, sizeof(*o));
@@ -45,7 +61,8 @@ static void threads_of(struct kb_threads *o, int r, const struct ks_snap *a,
 						 ra->wait_by[i]));
 	}
 	wait += d64(b->open.runnable_ns[r], a->open.runnable_ns[r]);
-	o->threads = a->open.threads[r];
+	n = (int64_t)a->open.threads[r] + learned_in_run(r, a, b);
+	o->threads = n > 0 ? (uint64_t)n : 0;
 	o->total_ns = o->threads * wall;
 	o->oncpu_ns = pos(oncpu);
 	o->wait_ns = pos(wait);

@@ -7,6 +7,7 @@
  * two snapshots (src/tracer/kstats.c).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -108,7 +109,8 @@ static void snap_open(const struct snap_src *src, struct ks_snap *s)
 	s->open_valid = false;
 	if (src->open_link_fd < 0)
 		return;
-	memset(acc, 0, sizeof(*acc));
+	/* The iterator's sums only: the learned counts are running totals. */
+	memset(acc, 0, offsetof(struct cb_open, learned));
 	fd = bpf_iter_create(src->open_link_fd);
 	if (fd < 0)
 		return;

@@ -29,6 +29,7 @@
 #include "tracer/profile.h"
 #include "tracer/snapshot.h"
 #include "tracer/trace.h"
+#include "util/roles.h"
 #include "util/timeutil.h"
 #include "trace.skel.h"
 #include "util/fmt.h"
@@ -85,6 +86,7 @@ struct trace {
 	size_t nr_iv, cap_iv;
 
 	struct profiler *prof;		/* --profile, --timeline */
+	bool foreign;			/* its threads classed by behaviour */
 
 	bool stats_wanted;
 	bool stats_all_run;		/* CHATBENCH_BPF_STATS=all */
@@ -268,6 +270,40 @@ static unsigned int socks_size(unsigned int want)
 	return n < CB_MAX_SOCKS ? n : CB_MAX_SOCKS;
 }
 
+/*
+ * A server that does not name its threads by role (the original 1.0.1)
+ * has them classed by what they do with the benchmark's sockets
+ * (sock.bpf.c): programs on every send and receive of the machine, so
+ * loaded only for such a server and only where the kernel has those
+ * tracepoints (6.4+; elsewhere its threads stay "other").  Against our
+ * own server they are not loaded and their map has one element.
+ */
+static bool foreign_server(const struct trace_opts *o)
+{
+	if (o->server_tgid <= 0 || roles_named_by(o->server_tgid) != 0)
+		return false;
+	return libbpf_find_vmlinux_btf_id("sock_recv_length",
+					  BPF_TRACE_RAW_TP) > 0 &&
+	       libbpf_find_vmlinux_btf_id("sock_send_length",
+					  BPF_TRACE_RAW_TP) > 0;
+}
+
+static int pick_foreign(struct trace *t)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, t->bpf->obj) {
+		const char *name = bpf_program__name(p);
+
+		if (!t->foreign && strlen(name) > 4 &&
+		    (!strcmp(name + 4, "sock_recv_length") ||
+		     !strcmp(name + 4, "sock_send_length")))
+			bpf_program__set_autoload(p, false);
+	}
+	return bpf_map__set_max_entries(t->bpf->maps.foreign_roles,
+					t->foreign ? CB_MAX_FOREIGN_THREADS : 1);
+}
+
 static int open_bpf(struct trace *t, const char *prefix)
 {
 	int err;
@@ -276,6 +312,9 @@ static int open_bpf(struct trace *t, const char *prefix)
 	if (!t->bpf)
 		return -errno;
 	pick_flavour(t->bpf->obj, prefix);
+	err = pick_foreign(t);
+	if (err)
+		goto out;
 	set_sys_reasons(t->bpf->rodata->sys_reason);
 	t->bpf->rodata->sample_shift = t->sample_shift;
 	err = bpf_map__set_max_entries(t->bpf->maps.sched_stats, t->ncpus);
@@ -287,6 +326,7 @@ static int open_bpf(struct trace *t, const char *prefix)
 					       t->ncpus);
 	if (!err)
 		err = trace_bpf__load(t->bpf);
+out:
 	if (err) {
 		trace_bpf__destroy(t->bpf);
 		t->bpf = NULL;
@@ -452,6 +492,7 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	if (env && *env)
 		t->sample_shift = (unsigned int)atoi(env) & 15;
 
+	t->foreign = foreign_server(opts);
 	prefault_heap();
 	/* tp_btf when the kernel takes it: direct loads, no probe reads. */
 	t->mode = "tp_btf";
@@ -471,6 +512,7 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	t->bpf->bss->client_tgid = opts->client_tgid;
 	t->bpf->bss->server_tgid = opts->server_tgid;
 	t->bpf->bss->server_port = opts->server_port;
+	t->bpf->bss->server_foreign = t->foreign;
 
 	t->sched_mm = map_mmap(t->bpf->maps.sched_stats, &t->sched_mm_len);
 	t->sock_mm = map_mmap(t->bpf->maps.sock_stats, &t->sock_mm_len);

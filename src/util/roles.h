@@ -8,6 +8,7 @@
 #define CHATBENCH_ROLES_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "chatbench.h"
 
@@ -41,5 +42,15 @@ int role_by_name(const char *name);
  * run's hundreds of threads).
  */
 void role_name_self(int role);
+
+/*
+ * Whether the program of process pid names its threads by our server
+ * roles: its executable holds the names "srv_rcv" and "srv_snd" as
+ * strings (role_table, which its threads name themselves from).  1 for
+ * chatbench's chat_s, 0 for any other program (the original 1.0.1 chat_s
+ * among them: its threads all carry the process's name), -1 when the
+ * executable cannot be read (the process is gone, or is another user's).
+ */
+int roles_named_by(pid_t pid);
 
 #endif

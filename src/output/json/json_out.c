@@ -441,12 +441,13 @@ int json_out_summary(struct json_out *j, const struct stats *s,
 	if (m->row && m->row->open)
 		json_object_set_new(sum, "open_loop", open_summary_json(m->row));
 	json_object_set_new(sum, "placement", json_pack(
-		"{s:{s:s, s:b, s:b, s:o}, s:{s:s, s:s, s:b, s:o}}",
+		"{s:{s:s, s:b, s:b, s:o}, s:{s:s, s:b, s:s, s:b, s:o}}",
 		"client", "cpus", m->client_cpus, "pin", m->client_pin,
 		"nodelay", m->nodelay, "autogroup",
 		m->client_autogroup && *m->client_autogroup ?
 			json_string(m->client_autogroup) : json_null(),
-		"server", "model", m->server->model, "cpus", m->server->cpus,
+		"server", "model", m->server->model,
+		"foreign", m->server->foreign, "cpus", m->server->cpus,
 		"pin", m->server->pin, "autogroup",
 		*m->server->autogroup ? json_string(m->server->autogroup) :
 					json_null()));

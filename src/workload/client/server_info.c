@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reading a chat_s command line back.  A process that is not our chat_s
- * (the original server, another program, or no process found) is
- * "unknown": the report never guesses a model.
+ * (the original server, another program) is "foreign", named by its
+ * command name, and no process found is "unknown": the report never
+ * guesses a model.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "workload/client/server_info.h"
+#include "workload/proto.h"
 #include "util/procfs.h"
+#include "util/roles.h"
+
+/* The tracer's idea of control traffic must cover the protocol's. */
+_Static_assert(CB_CTL_MAX_BYTES >= CHAT_START_MAX_LEN &&
+	       CB_CTL_MAX_BYTES < CHAT_MSG_SIZE,
+	       "bpf/chatbench.h: CB_CTL_MAX_BYTES against workload/proto.h");
 
 void autogroup_of(pid_t pid, char *buf, size_t len)
 {
@@ -34,6 +42,18 @@ void autogroup_of(pid_t pid, char *buf, size_t len)
 	snprintf(buf, len, "%s", *line ? line : "/");
 }
 
+/* "foreign (NAME)": the command name, as ps and the kernel show it. */
+static void foreign_name(pid_t pid, struct server_info *si)
+{
+	char comm[16];
+
+	if (proc_read(pid, "comm", comm, sizeof(comm)) <= 0)
+		return;
+	comm[strcspn(comm, "\n")] = '\0';
+	si->foreign = true;
+	snprintf(si->model, sizeof(si->model), "foreign (%s)", comm);
+}
+
 void server_info_read(pid_t pid, struct server_info *si)
 {
 	char buf[4096], *arg, *end;
@@ -44,6 +64,7 @@ void server_info_read(pid_t pid, struct server_info *si)
 	snprintf(si->model, sizeof(si->model), "unknown");
 	snprintf(si->cpus, sizeof(si->cpus), "unknown");
 	si->pin = false;
+	si->foreign = false;
 	si->autogroup[0] = '\0';
 	if (pid > 0)
 		autogroup_of(pid, si->autogroup, sizeof(si->autogroup));
@@ -52,11 +73,28 @@ void server_info_read(pid_t pid, struct server_info *si)
 		return;
 	end = buf + got;
 	arg = buf;
-	/* argv[0] ends in chat_s: ours (or a copy under another path). */
+	/*
+	 * Ours when its program names its threads by our roles; the
+	 * original 1.0.1 server is a chat_s too, so the name alone cannot
+	 * tell.  Only when the program cannot be read (another user's
+	 * process) does the name decide, as it did before.
+	 */
 	n = strlen(arg);
-	ours = n >= 6 && !strcmp(arg + n - 6, "chat_s");
-	if (!ours)
+	switch (roles_named_by(pid)) {
+	case 1:
+		ours = true;
+		break;
+	case 0:
+		ours = false;
+		break;
+	default:
+		ours = n >= 6 && !strcmp(arg + n - 6, "chat_s");
+		break;
+	}
+	if (!ours) {
+		foreign_name(pid, si);
 		return;
+	}
 	snprintf(si->model, sizeof(si->model), "threads");
 	snprintf(si->cpus, sizeof(si->cpus), "all");
 	for (arg += strlen(arg) + 1; arg < end; arg += strlen(arg) + 1) {

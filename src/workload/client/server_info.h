@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the client can learn about the server without asking it over the
- * wire (the original protocol has no room for that): its data-plane model
- * and CPU placement, read from the chat_s command line in /proc.
+ * wire (the original protocol has no room for that): whether it is ours,
+ * and then its data-plane model and CPU placement, read from the chat_s
+ * command line in /proc.
  */
 #ifndef CHATBENCH_SERVER_INFO_H
 #define CHATBENCH_SERVER_INFO_H
@@ -12,7 +13,13 @@
 #include <sys/types.h>
 
 struct server_info {
-	char model[32];		/* "threads", "epoll", "pool=2", "unknown" */
+	/*
+	 * "threads", "epoll", "pool=2"; "foreign (NAME)" for a server that
+	 * is not chatbench's chat_s, NAME its command name (the original
+	 * 1.0.1 shows as "foreign (chat_s)"); "unknown" with no process.
+	 */
+	char model[32];
+	bool foreign;
 	char cpus[64];		/* --cpus as given, "all", or "unknown" */
 	bool pin;
 	char autogroup[32];	/* its scheduler autogroup, "" when unknown */
