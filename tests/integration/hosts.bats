@@ -175,3 +175,45 @@ bpf_fds() {
 	jq -se 'map(select(.run)) | all(.[]; .server_host.trace == "on")' \
 		"$BATS_TEST_TMPDIR/b.json"
 }
+
+# The ask costs the original pair nothing (tests/integration/orig.py
+# stands in for it): our client on another host asks the original
+# server, which never sees the urgent byte, serves the run exactly and
+# closes after the 0x22 as it always did; the client says once that the
+# server sent no record.  The original client never asks: chat_s, traced,
+# serves it exactly and never even loads its programs.
+@test "the original pair on other hosts: our asking client and our traced server both pair with it" {
+	need_netns
+	local log="$BATS_TEST_TMPDIR/orig.log" port i opid
+	make_hosts 1
+	ip netns exec "$TAG-s" "$PYTHON3" "$BATS_TEST_DIRNAME/orig.py" \
+		server 10.205.1.1 0 >"$log" 2>&1 &
+	opid=$!
+	for i in $(seq 100); do
+		port=$(awk '$2 == "port" { print $3 }' "$log")
+		[ -n "$port" ] && break
+		sleep 0.05
+	done
+	[ -n "$port" ]
+	run ip netns exec "$TAG-c1" "$CHAT_C" --no-trace -r 2 \
+		-j "$BATS_TEST_TMPDIR/o.json" 10.205.1.1 1 50 "$port"
+	kill "$opid"
+	wait "$opid" || true
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -cx "Messages sent      : 1000" <<<"$output")" -eq 2 ]
+	[ "$(grep -cx "Messages received  : 19000" <<<"$output")" -eq 2 ]
+	[ "$(grep -cx "SRV: 1000 messages received, 19000 messages sent" \
+		"$log")" -eq 2 ]
+	[ "$(grep -c "not traced: the server sent no record" <<<"$output")" -eq 1 ]
+	jq -se 'map(select(.run)) | all(.[]; .ok and .server_host.kernel == null)' \
+		"$BATS_TEST_TMPDIR/o.json"
+	launch_server 0.0.0.0
+	run ip netns exec "$TAG-c1" "$PYTHON3" "$BATS_TEST_DIRNAME/orig.py" \
+		client 10.205.1.1 1 50 "$SRV_PORT"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -qx "Total messages     : 20000" <<<"$output"
+	grep -qx "SRV: 1000 messages received, 19000 messages sent" "$SRV_LOG"
+	[ "$(bpf_fds prog)" -eq 0 ]
+}
