@@ -66,8 +66,8 @@ static struct open_result *load_open(const json_t *o)
 }
 
 /*
- * The server's host as json_out_run() wrote it: its name, its trace state
- * and, when traced, its kernel record, like the run's own.
+ * The server's host as json_out_run() wrote it: its name, its trace state,
+ * its group's name and, when traced, its kernel record, like the run's own.
  */
 static int load_server_host(const json_t *o, struct run_result *r)
 {
@@ -80,6 +80,8 @@ static int load_server_host(const json_t *o, struct run_result *r)
 	/* A record without its state is one that was asked for. */
 	snprintf(r->server_trace, sizeof(r->server_trace), "%s",
 		 json_string_value(json_object_get(o, "trace")) ?: "on");
+	snprintf(r->server_group, sizeof(r->server_group), "%s",
+		 json_string_value(json_object_get(o, "group")) ?: "");
 	if (!json_is_object(k))
 		return 0;
 	r->server_kernel = kstats_from_json(k);

@@ -192,14 +192,18 @@ static json_t *sched_json(const struct run_result *r)
 
 /*
  * The server's host, when chat_s was asked to trace it: its name, whether
- * it was traced ("on", or "off: " and why) and its kernel record, in the
- * shape of the client's "kernel".
+ * it was traced ("on", or "off: " and why), the name of the run's group
+ * when it has one, and its kernel record, in the shape of the client's
+ * "kernel".
  */
 static json_t *server_host_json(const struct run_result *r)
 {
 	json_t *o = json_pack("{s:s, s:s}", "name", r->server_host,
 			      "trace", r->server_trace);
 
+	/* The runs chat_s --clients N released together: their files merge. */
+	if (o && r->server_group[0])
+		json_object_set_new(o, "group", json_string(r->server_group));
 	if (o && r->server_kernel)
 		json_object_set_new(o, "kernel",
 				    kstats_to_json(r->server_kernel));
