@@ -15,8 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/clients_judge.h"
 #include "analysis/compare.h"
 #include "analysis/infer.h"
+#include "analysis/series.h"
+#include "output/text/clients_text.h"
+#include "results/merge_clients.h"
 #include "util/numarg.h"
 #include "workload/proto.h"
 
@@ -37,6 +41,12 @@ static const char usage[] =
 	"difference is more than the noise of the runs.  The legend says how\n"
 	"many runs per side would resolve a 2% difference at the noise\n"
 	"measured.  Throughput figures come from each summary line.\n"
+	"The files of one run's clients (chat_s --clients N: every run of\n"
+	"every file has the same server_host.group) are one series instead:\n"
+	"a table of its runs, each client's throughput and the run's (their\n"
+	"messages summed over the longest client's time), and the verdict\n"
+	"on the merged runs, judged on the server's host's record (the\n"
+	"table and --json, --csv or --explain compare the files as settings).\n"
 	"\n"
 	"  -b, --base LABEL       ratios against this row's label (default:\n"
 	"                         the first file)\n"
@@ -183,6 +193,40 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	return -1;	/* go on */
 }
 
+/*
+ * The files of one run's clients: merged, judged and printed as one
+ * series.  0, or EXIT_BAD_INPUT with the reason on stderr.
+ */
+static int print_clients(const struct cmp_input *in, size_t n)
+{
+	struct result_file *files = calloc(n, sizeof(*files));
+	struct clients_merge m = { 0 };
+	struct series s = { 0 };
+	char err[400], missing[160];
+	int ret = EXIT_BAD_INPUT;
+	size_t i;
+
+	/* Shallow copies: the merge reads an array of files. */
+	for (i = 0; files && i < n; i++)
+		files[i] = in[i].file;
+	if (!files || clients_merge(files, n, &m)) {
+		fprintf(stderr, CMP_PROG ": out of memory\n");
+		goto cleanup;
+	}
+	if (clients_judge(&m, files, &s, missing, sizeof(missing), err,
+			  sizeof(err))) {
+		fprintf(stderr, CMP_PROG ": %s\n", err);
+		goto cleanup;
+	}
+	clients_print(stdout, &m, &s, missing);
+	ret = EXIT_SUCCESS;
+cleanup:
+	series_free(&s);
+	clients_merge_free(&m);
+	free(files);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct cmp_input *in = NULL;
@@ -208,6 +252,19 @@ int main(int argc, char **argv)
 				 sizeof(err))) {
 			fprintf(stderr, CMP_PROG ": %s: %s\n", argv[optind + i],
 				err);
+			goto cleanup;
+		}
+	}
+	if (!o.csv && !o.json && !o.explain) {
+		struct result_file *f = calloc(n_in, sizeof(*f));
+		bool merge;
+
+		for (i = 0; f && i < n_in; i++)
+			f[i] = in[i].file;
+		merge = f && clients_mergeable(f, n_in);
+		free(f);
+		if (merge) {
+			ret = print_clients(in, n_in);
 			goto cleanup;
 		}
 	}
