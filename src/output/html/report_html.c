@@ -266,8 +266,11 @@ static int render(FILE *f, const struct result_file *files, size_t nfiles,
 	fputs("</h1>\n", f);
 	for (i = 0; i < nfiles; i++)
 		file_meta(f, &files[i]);
-	verdict_box(f, views, ngroups, labels, nfiles);
-	if (nfiles > 1) {
+	if (o->clients)
+		clients_section(f, o->clients, o->clients_series);
+	else
+		verdict_box(f, views, ngroups, labels, nfiles);
+	if (nfiles > 1 && !o->clients) {
 		compare_section(f, files, nfiles, labels);
 		if (explain_section(f, files, nfiles, labels))
 			goto cleanup;
@@ -278,6 +281,9 @@ static int render(FILE *f, const struct result_file *files, size_t nfiles,
 	for (i = 0, nv = 0; i < nfiles; i++) {
 		if (nfiles > 1) {
 			fputs("<h2 class=\"file\">", f);
+			/* Each client's own file, after their merged view. */
+			if (o->clients)
+				fputs("client ", f);
 			html_esc(f, labels[i]);
 			fputs("</h2>\n", f);
 			file_meta(f, &files[i]);

@@ -34,6 +34,9 @@
 #include "results/results.h"
 
 /* Heat-map columns per group when nothing else is asked for. */
+struct clients_merge;
+struct series;
+
 #define REPORT_HM_COLUMNS	150
 
 struct report_opts {
@@ -47,6 +50,13 @@ struct report_opts {
 	 */
 	size_t max_columns;
 	const char *title;	/* NULL: "chatbench report" */
+	/*
+	 * The files are one run's clients (results/merge_clients.h): their
+	 * merged view and its judged series open the page, in place of the
+	 * verdicts and the comparison of the files as settings.  NULL: not.
+	 */
+	const struct clients_merge *clients;
+	const struct series *clients_series;
 };
 
 /*

@@ -14,9 +14,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/clients_judge.h"
+#include "analysis/series.h"
 #include "util/numarg.h"
 #include "workload/proto.h"
 #include "output/html/report_html.h"
+#include "results/merge_clients.h"
 #include "results/results.h"
 
 #define PROG	"chatbench-report"
@@ -32,7 +35,10 @@ static const char usage[] =
 	"and their causes, per-interval throughput over a run-queue latency heat\n"
 	"map, who took the CPU, latency and socket-queue histograms, flame graphs\n"
 	"of runs made with --profile; a sweep's figures against the swept value;\n"
-	"with several files, a comparison table.\n"
+	"with several files, a comparison table.  The files of one run's\n"
+	"clients (chat_s --clients N: each run of every file has the same\n"
+	"server_host.group) are one view instead: the merged runs' verdict,\n"
+	"each client's throughput and the run's, every host's budget.\n"
 	"\n"
 	"  -o, --output FILE      the page (default: report.html; '-': stdout)\n"
 	"  -t, --title TEXT       the page's title (default: chatbench report)\n"
@@ -116,6 +122,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 int main(int argc, char **argv)
 {
 	struct result_file *files = NULL;
+	struct clients_merge m = { 0 };
+	struct series s = { 0 };
+	char missing[160];
 	size_t n = 0, i;
 	struct opts o;
 	struct stat st;
@@ -141,6 +150,19 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 	}
+	if (clients_mergeable(files, n)) {
+		if (clients_merge(files, n, &m)) {
+			fprintf(stderr, PROG ": out of memory\n");
+			goto cleanup;
+		}
+		if (clients_judge(&m, files, &s, missing, sizeof(missing),
+				  err, sizeof(err))) {
+			fprintf(stderr, PROG ": %s\n", err);
+			goto cleanup;
+		}
+		o.report.clients = &m;
+		o.report.clients_series = &s;
+	}
 	if (report_html_write_opts(o.output, files, n, &o.report, err,
 				   sizeof(err))) {
 		fprintf(stderr, PROG ": %s\n", err);
@@ -151,6 +173,8 @@ int main(int argc, char **argv)
 			(long long)(st.st_size + 999) / 1000);
 	ret = EXIT_SUCCESS;
 cleanup:
+	series_free(&s);
+	clients_merge_free(&m);
 	for (i = 0; files && i < n; i++)
 		results_free(&files[i]);
 	free(files);

@@ -453,7 +453,7 @@ static void host_label(FILE *f, const struct run_view *rv, bool server)
 {
 	if (!server && !rv->server_kernel)
 		return;
-	fputs("<br><span class=\"small\">", f);
+	fputs("<br/><span class=\"small\">", f);
 	if (server) {
 		fputs("server's host", f);
 		if (*rv->server_name) {

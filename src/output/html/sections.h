@@ -63,6 +63,16 @@ void budget_bars_svg(FILE *f, const struct budget_bars *bb, int gid,
  */
 void host_note(FILE *f, const struct group_view *v);
 
+/*
+ * sec_clients.c: the files of one run's clients merged into one view
+ * (results/merge_clients.h): the verdict on the merged series, each
+ * client's throughput and the run's, every host's budget by its name.
+ */
+struct clients_merge;
+struct series;
+void clients_section(FILE *f, const struct clients_merge *m,
+		     const struct series *s);
+
 /* sec_stealers.c: who took the CPU from waiting benchmark threads. */
 void stealers_section(FILE *f, const struct group_view *v);
 

@@ -145,6 +145,12 @@ static void host_budget(const json_t *k, const struct loss_account *acct,
 	}
 }
 
+void view_host_budget(const json_t *k, struct host_budget *hb)
+{
+	memset(hb, 0, sizeof(*hb));
+	host_budget(k, NULL, &hb->budget, &hb->bv);
+}
+
 void view_budget(struct run_view *rv)
 {
 	const json_t *loss = rv->failed ? NULL :

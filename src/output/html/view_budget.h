@@ -21,4 +21,11 @@ const char *bt_words(int seg);
  */
 void view_budget(struct run_view *rv);
 
+/*
+ * The budget of one host's kernel record k (a run's "kernel", or its
+ * server_host's) without a loss account: .bv.valid false when k has none
+ * that adds up.
+ */
+void view_host_budget(const json_t *k, struct host_budget *hb);
+
 #endif
