@@ -17,8 +17,8 @@ static double threshold(const struct result_file *f)
 	const struct result_summary *sum = &f->groups[0].summary;
 	const json_t *v = sum->present ? json_object_get(sum->json, "verdict") :
 					 NULL;
-	double pct = json_number_value(json_object_get(v,
-						       "slow_threshold_pct"));
+	double pct =
+		json_number_value(json_object_get(v, "slow_threshold_pct"));
 
 	return pct > 0 && pct < 100 ? pct : 10;
 }

@@ -158,7 +158,8 @@ int clients_merge(const struct result_file *files, size_t n,
 		merge_run(files, n, k, &m->runs[k]);
 	}
 	sh = m->nruns ? json_object_get(m->runs[0].client[0]->json,
-					"server_host") : NULL;
+					"server_host") :
+			NULL;
 	m->server_name = json_string_value(json_object_get(sh, "name")) ?: "";
 	return 0;
 oom:
@@ -196,8 +197,8 @@ int clients_saved_runs(const struct clients_merge *m,
 		return -1;
 	for (i = 1; i < m->nclients; i++)
 		s->rooms += files[i].groups[0].summary.present ?
-			    files[i].groups[0].summary.rooms :
-			    files[i].groups[0].runs[0].rooms;
+				    files[i].groups[0].summary.rooms :
+				    files[i].groups[0].runs[0].rooms;
 	for (k = 0; k < s->n && k < m->nruns; k++) {
 		const struct clients_run *cr = &m->runs[k];
 		struct run_result *r = &s->runs[k];

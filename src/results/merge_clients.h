@@ -26,13 +26,13 @@ struct saved_runs;
 /* Run k of the series: its clients' run k, merged. */
 struct clients_run {
 	int run;
-	bool ok;		/* every client's run completed */
-	const char *group;	/* into the first file */
-	uint64_t sent, received;	/* summed over the clients */
-	double elapsed_s;	/* the longest client's */
-	double throughput;	/* (sent + received) / elapsed_s */
-	size_t slowest;		/* the client whose elapsed that is */
-	const json_t *server_kernel;	/* the server's host's; NULL: none */
+	bool ok;		     /* every client's run completed */
+	const char *group;	     /* into the first file */
+	uint64_t sent, received;     /* summed over the clients */
+	double elapsed_s;	     /* the longest client's */
+	double throughput;	     /* (sent + received) / elapsed_s */
+	size_t slowest;		     /* the client whose elapsed that is */
+	const json_t *server_kernel; /* the server's host's; NULL: none */
 	/* Each client's run line, nclients of them; its "kernel" if traced. */
 	const struct result_run **client;
 };
@@ -45,7 +45,7 @@ struct clients_merge {
 	 * name after it when two clients share a host name.
 	 */
 	char **label;
-	const char *server_name;	/* "" when the files do not say */
+	const char *server_name; /* "" when the files do not say */
 	struct clients_run *runs;
 };
 

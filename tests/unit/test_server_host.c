@@ -57,6 +57,9 @@ static void test_round_trip(void **state)
 	assert_null(s.runs[0].kernel);
 	assert_string_equal(s.runs[0].server_host, "srvhost");
 	assert_string_equal(s.runs[0].server_trace, "on");
+	/* The run's group (chat_s --clients N) is written and read back. */
+	snprintf(s.runs[0].server_group, sizeof(s.runs[0].server_group),
+		 "srvhost:42:7");
 	/* The second run: asked, not traced. */
 	kstats_free(s.runs[1].server_kernel);
 	s.runs[1].server_kernel = NULL;
@@ -84,6 +87,8 @@ static void test_round_trip(void **state)
 			 s.runs[0].server_kernel->nr_intervals);
 	assert_true(b.runs[0].server_kernel->budget.valid);
 	assert_string_equal(b.runs[0].server_host, "srvhost");
+	assert_string_equal(b.runs[0].server_group, "srvhost:42:7");
+	assert_string_equal(b.runs[1].server_group, "");
 	assert_null(b.runs[1].server_kernel);
 	assert_string_equal(b.runs[1].server_trace, "off: no BTF");
 	series_free(&b);

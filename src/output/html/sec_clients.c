@@ -39,9 +39,10 @@ static void verdict(FILE *f, const struct series *s, bool judged_server)
 		fputs("</pre>", f);
 	}
 	free(text);
-	fprintf(f, "<p class=\"small\">%s</p></div>\n", judged_server ?
-		"Judged on the server's host's record; the clients' hosts' budgets are shown below, not judged (each accounts for its own client's threads only)." :
-		"The server's host was not traced: the runs are judged by their throughput alone.");
+	fprintf(f, "<p class=\"small\">%s</p></div>\n",
+		judged_server ?
+			"Judged on the server's host's record; the clients' hosts' budgets are shown below, not judged (each accounts for its own client's threads only)." :
+			"The server's host was not traced: the runs are judged by their throughput alone.");
 }
 
 static bool run_slow(const struct series *s, size_t k)
@@ -67,10 +68,14 @@ static void runs_table(FILE *f, const struct clients_merge *m,
 	for (k = 0; k < m->nruns; k++) {
 		const struct clients_run *cr = &m->runs[k];
 
-		fprintf(f, "<tr class=\"%s\" id=\"clients-run%d\"><td class=\"num\"><b>%d</b>%s</td>",
-			!cr->ok ? "failed" : run_slow(s, k) ? "slow" : "",
+		fprintf(f,
+			"<tr class=\"%s\" id=\"clients-run%d\"><td class=\"num\"><b>%d</b>%s</td>",
+			!cr->ok	       ? "failed" :
+			run_slow(s, k) ? "slow" :
+					 "",
 			cr->run, cr->run,
-			run_slow(s, k) ? " <span class=\"tag\">slow</span>" : "");
+			run_slow(s, k) ? " <span class=\"tag\">slow</span>" :
+					 "");
 		for (i = 0; i < m->nclients; i++) {
 			const struct result_run *r = cr->client[i];
 
@@ -79,7 +84,8 @@ static void runs_table(FILE *f, const struct clients_merge *m,
 					"failed",
 				i == cr->slowest ? " ⏱" : "");
 		}
-		fprintf(f, "<td class=\"num\">%llu</td><td class=\"num\">%llu</td><td class=\"num\">%.3f s</td><td class=\"num\"><b>%s</b></td></tr>\n",
+		fprintf(f,
+			"<td class=\"num\">%llu</td><td class=\"num\">%llu</td><td class=\"num\">%.3f s</td><td class=\"num\"><b>%s</b></td></tr>\n",
 			(unsigned long long)cr->sent,
 			(unsigned long long)cr->received, cr->elapsed_s,
 			fmt_rate(b, sizeof(b), cr->throughput));
@@ -111,7 +117,8 @@ static void host_row(FILE *f, const struct clients_run *cr, const json_t *k,
 		 (unsigned long long)b->cpus.ncpus, wall);
 	snprintf(bb.thr_whole, sizeof(bb.thr_whole), "%llu threads × %s",
 		 (unsigned long long)b->subjects.threads, wall);
-	fprintf(f, "<tr class=\"budget-run host\"><td class=\"num\"><b>%d</b><br/><span class=\"small host-label\">%s ",
+	fprintf(f,
+		"<tr class=\"budget-run host\"><td class=\"num\"><b>%d</b><br/><span class=\"small host-label\">%s ",
 		cr->run, role);
 	html_esc(f, name);
 	fputs("</span></td><td>", f);
@@ -139,8 +146,8 @@ static void budgets(FILE *f, const struct clients_merge *m)
 		host_row(f, cr, cr->server_kernel, "server's host",
 			 *m->server_name ? m->server_name : "?", 0);
 		for (i = 0; i < m->nclients; i++)
-			host_row(f, cr, json_object_get(cr->client[i]->json,
-							 "kernel"),
+			host_row(f, cr,
+				 json_object_get(cr->client[i]->json, "kernel"),
 				 "client's host", m->label[i], (int)i + 1);
 	}
 	fputs("</table>\n", f);
@@ -154,7 +161,8 @@ void clients_section(FILE *f, const struct clients_merge *m,
 
 	for (k = 0; k < m->nruns; k++)
 		server |= m->runs[k].server_kernel != NULL;
-	fprintf(f, "<section class=\"clients\" id=\"clients\">\n<h2>One run's %zu clients, merged</h2>\n<p class=\"meta\">chat_s --clients %zu released the clients' runs together (groups ",
+	fprintf(f,
+		"<section class=\"clients\" id=\"clients\">\n<h2>One run's %zu clients, merged</h2>\n<p class=\"meta\">chat_s --clients %zu released the clients' runs together (groups ",
 		m->nclients, m->nclients);
 	for (k = 0; k < m->nruns; k++) {
 		fputs(k ? ", " : "", f);

@@ -14,7 +14,7 @@
 #include "output/text/run_text.h"
 #include "results/merge_clients.h"
 
-#define MIN_COL	10
+#define MIN_COL 10
 
 static int col_width(const char *label)
 {
@@ -30,8 +30,8 @@ static void header(FILE *f, const struct clients_merge *m)
 	fprintf(f, "%3s", "run");
 	for (i = 0; i < m->nclients; i++)
 		fprintf(f, "  %*s", col_width(m->label[i]), m->label[i]);
-	fprintf(f, "  %8s  %9s  %9s  %11s\n", "sent", "received",
-		"longest s", "total msg/s");
+	fprintf(f, "  %8s  %9s  %9s  %11s\n", "sent", "received", "longest s",
+		"total msg/s");
 }
 
 static void row(FILE *f, const struct clients_merge *m,
@@ -50,9 +50,9 @@ static void row(FILE *f, const struct clients_merge *m,
 			fprintf(f, "  %*s", col_width(m->label[i]), "failed");
 	}
 	fprintf(f, "  %8llu  %9llu  %9.3f  %11.0f%s\n",
-		(unsigned long long)cr->sent,
-		(unsigned long long)cr->received, cr->elapsed_s,
-		cr->throughput, cr->ok ? "" : "  (a client failed)");
+		(unsigned long long)cr->sent, (unsigned long long)cr->received,
+		cr->elapsed_s, cr->throughput,
+		cr->ok ? "" : "  (a client failed)");
 }
 
 /* Which hosts' records there are, and which one the verdict read. */
@@ -70,8 +70,9 @@ static void hosts_line(FILE *f, const struct clients_merge *m)
 	fputs("Clients' hosts     : ", f);
 	for (i = 0; i < m->nclients; i++) {
 		for (k = 0, traced = 0; k < m->nruns; k++)
-			traced += json_is_object(json_object_get(
-				m->runs[k].client[i]->json, "kernel"));
+			traced += json_is_object(
+				json_object_get(m->runs[k].client[i]->json,
+						"kernel"));
 		if (!traced)
 			continue;
 		fprintf(f, "%s%s", any ? ", " : "", m->label[i]);
@@ -86,7 +87,8 @@ void clients_print(FILE *f, const struct clients_merge *m,
 	size_t k;
 
 	/* Two hosts' clocks are never compared: each client's own time. */
-	fprintf(f, "Clients of one run : %zu files merged: messages summed, over the longest time\n",
+	fprintf(f,
+		"Clients of one run : %zu files merged: messages summed, over the longest time\n",
 		m->nclients);
 	header(f, m);
 	for (k = 0; k < m->nruns; k++)
