@@ -210,6 +210,12 @@ struct cb_role_stats {
 	__u64 stolen_ns;		/* ran while a subject waited here */
 	__u64 stopped_ns;		/* job control or ptrace stop, to wakeup */
 	__u64 frozen_ns;		/* cgroup freezer, to wakeup */
+	/*
+	 * On-CPU time weighted by static_prio - 99 (nice + 21, so never 0
+	 * for a role that ran): its mean says at what nice the role ran,
+	 * and a renice (a lower or higher weight) shows as a shift of it.
+	 */
+	__u64 prio_ns;
 	/* The budget: blocked time by reason, summed over the threads. */
 	__u64 blocked_by[CB_NR_BLOCKS];
 	/*

@@ -389,6 +389,14 @@ static __always_inline __u8 block_reason(struct task_struct *p, __u32 state,
 	return why ? why - 1 : CB_BLOCK_OTHER;
 }
 
+/* static_prio - 99: nice + 21 for a fair task, 1..40; 0 when odd. */
+static __always_inline __u64 nice_weight(struct task_struct *p, const bool btf)
+{
+	int prio = CB_RD(btf, p, static_prio) - 99;
+
+	return prio >= 1 && prio <= 40 ? prio : 0;
+}
+
 static __always_inline void switch_out(struct task_struct *p, __u32 pid,
 				       int role, bool preempt, __u32 cpu,
 				       struct cb_cpu_state *cs,
@@ -413,8 +421,10 @@ static __always_inline void switch_out(struct task_struct *p, __u32 pid,
 		state = cb_task_state(p, btf);
 	if (s->ts_on) {
 		d = now - s->ts_on;
-		if (d > 0)
+		if (d > 0) {
 			rs->oncpu_ns += d;
+			rs->prio_ns += d * nice_weight(p, btf);
+		}
 	}
 	s->ts_on = 0;
 	if (preempt || state == TASK_RUNNING) {

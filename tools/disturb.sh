@@ -28,6 +28,10 @@
 #                                          thaw it FREEZE_FOR (0.8) s later
 #   tools/disturb.sh FILE RUN offline [CPU]
 #                                          take CPU (1; not 0) offline
+#   tools/disturb.sh FILE RUN renice PID [N]  every thread of the process
+#                                          at nice N (19); the threads it
+#                                          starts inherit it; back to
+#                                          their nice after the run
 #   tools/disturb.sh FILE RUN drop         drop 5 % of the TCP segments
 #                                          with data arriving on lo (a tc
 #                                          ingress program, OUT/tc_drop.
@@ -39,7 +43,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-build}
-[ $# -ge 3 ] || { sed -n '4,38p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '4,42p' "$0" >&2; exit 2; }
 file=$1 target=$2 what=$3
 shift 3
 deadline=$((SECONDS + ${TIMEOUT:-120}))
@@ -91,6 +95,7 @@ mount_of() {
 
 saved_r= saved_w= hog= pins=() cg= cg_pid= cg_home= stopped=
 tracer= fz= fz_pid= fz_home= fz_state= fz_thaw= offline= clsact=
+reniced= renice_back=
 restore() {
 	# Undo everything, whatever a step before returned: under set -e
 	# a failed kill or wait (a hog killed by SIGTERM waits as 143)
@@ -114,6 +119,11 @@ restore() {
 		echo "$cg_pid" >"$cg_home/cgroup.procs" 2>/dev/null || true
 		rmdir "$cg" 2>/dev/null || true
 	fi
+	if [ -n "$reniced" ]; then
+		for t in /proc/"$reniced"/task/*; do
+			renice -n "$renice_back" -p "${t##*/}" >/dev/null 2>&1
+		done
+	fi
 	[ -n "$saved_r" ] && sysctl -qw net.ipv4.tcp_rmem="$saved_r" net.ipv4.tcp_wmem="$saved_w"
 	for p in "${pins[@]}"; do
 		for t in /proc/"$p"/task/*; do
@@ -127,10 +137,10 @@ trap restore EXIT
 
 # Mistakes in the arguments show now, not after RUN-1 runs.
 case $what in
-ptrace|freeze)
+ptrace|freeze|renice)
 	[[ ${1:-} =~ ^[0-9]+$ ]] && [ -d /proc/"$1" ] ||
 		{ echo "disturb: no process '${1:-}'" >&2; exit 2; }
-	[ "$what" = freeze ] || command -v strace >/dev/null || {
+	[ "$what" != ptrace ] || command -v strace >/dev/null || {
 		echo "disturb: ptrace needs strace (apt-get install strace)" >&2
 		exit 1
 	}
@@ -156,7 +166,7 @@ hog|sockbuf|pin|quota|stop)
 	;;
 *)
 	echo "disturb: unknown disturbance '$what' (hog, sockbuf, pin," \
-		"quota, stop, rt, ptrace, freeze, offline, drop)" >&2
+		"quota, stop, rt, ptrace, freeze, renice, offline, drop)" >&2
 	exit 2
 	;;
 esac
@@ -269,6 +279,16 @@ freeze)
 	echo "$fz_freeze" >"$fz/$fz_state"
 	sleep "${FREEZE_FOR:-0.8}"
 	echo "$fz_thaw" >"$fz/$fz_state"
+	;;
+renice)
+	# Once, every thread: the main thread's nice is what the threads
+	# of the next run inherit, so no loop has to chase them (a loop
+	# would itself be an outsider taking CPU from the run).
+	reniced=$1
+	renice_back=$(ps -o ni= -p "$1" | tr -d ' ')
+	for t in /proc/"$1"/task/*; do
+		renice -n "${2:-19}" -p "${t##*/}" >/dev/null 2>&1 || true
+	done
 	;;
 drop)
 	# Ingress: a segment dropped on egress of lo is retried locally at

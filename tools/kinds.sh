@@ -15,7 +15,7 @@
 # NAME is the hog's (a new one each series, so that only a verdict that
 # read it off the kernel can name it).
 
-KINDS_ALL="hog rt ptrace freeze offline stop quota"
+KINDS_ALL="hog rt ptrace freeze offline stop quota renice"
 
 kind_args() {
 	case $1 in
@@ -30,6 +30,7 @@ kind_args() {
 	sockbuf) echo "sockbuf" ;;
 	pin) echo "pin $2 ${4:-}" ;;
 	drop) echo "drop" ;;
+	renice) echo "renice $2 19" ;;
 	*) return 1 ;;
 	esac
 }
@@ -47,6 +48,7 @@ kind_expect() {
 	sockbuf) echo "socket_backpressure -" ;;
 	pin) echo "sched_contention -" ;;
 	drop) echo "tcp_retransmits -" ;;
+	renice) echo "sched_weight chat_s" ;;
 	*) return 1 ;;
 	esac
 }

@@ -5,6 +5,7 @@
  * much of it, which process was throttled or stopped and by whom.  Which
  * causes a run has, and their shares, is diagnose.c's business.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "analysis/cause_text.h"
 #include "tracer/kstats_record.h"
 #include "util/fmt.h"
+#include "util/roles.h"
 
 /* The outsider that took the most CPU from waiting benchmark threads. */
 /*
@@ -310,6 +312,43 @@ static void describe_offline(struct diag_cause *c, const struct kstats *k,
 		 (double)k->wall_ns / 1e9, s->offline_pct, r->offline_pct);
 }
 
+/* The kernel's weight of a nice value: 1024 at 0, 1.25 times per step. */
+static double nice_to_weight(double nice)
+{
+	return 1024.0 * pow(1.25, -nice);
+}
+
+/*
+ * The role whose nice moved most from the reference: raised (a lower
+ * weight) or lowered (a higher one, which can starve the others); the
+ * culprit named is that role's process, whose threads were reniced (or
+ * started so).
+ */
+static void describe_weight(struct diag_cause *c, const struct kstats *k,
+			    const struct kfigures *s,
+			    const struct kfigures *r)
+{
+	bool up = s->nice_max - r->nice_max >= r->nice_min - s->nice_min;
+	int role = up ? s->nice_max_role : s->nice_min_role;
+	int side = role == CB_ROLE_CLI_SND || role == CB_ROLE_CLI_RCV ?
+		   CB_SIDE_CLIENT : CB_SIDE_SERVER;
+	double now = up ? s->nice_max : s->nice_min;
+	double base = up ? r->nice_max : r->nice_min;
+
+	c->figure = up ? "nice_max" : "nice_min";
+	c->now = now;
+	c->base = base;
+	snprintf(c->task, sizeof(c->task), "%s", side_names[side]);
+	c->pid = k->proc[side].pid;
+	snprintf(c->text, sizeof(c->text),
+		 "scheduling weight: the %s of %s (pid %d) ran at nice %.1f vs %.1f in the other runs, a weight of %.0f against %.0f (reniced, or started so): %s",
+		 role >= 0 ? role_table[role].words : "threads",
+		 side_names[side], (int)c->pid, now, base,
+		 nice_to_weight(now), nice_to_weight(base),
+		 up ? "they waited longer for the CPUs, and the work per message grew around them" :
+		      "they took the CPUs from the benchmark's other threads");
+}
+
 void diag_describe(struct diag_cause *c, const struct kstats *k,
 		   const struct kfigures *s, const struct kfigures *r)
 {
@@ -458,6 +497,9 @@ void diag_describe(struct diag_cause *c, const struct kstats *k,
 		snprintf(c->text, sizeof(c->text),
 			 "uninterruptible sleep: the benchmark's threads slept in D state %.1f %% of their time vs %.1f %% in the other runs (page faults, I/O or kernel locks)",
 			 s->unint_pct, r->unint_pct);
+		break;
+	case CAUSE_WEIGHT:
+		describe_weight(c, k, s, r);
 		break;
 	case CAUSE_BENCHMARK_WORK:
 	default:

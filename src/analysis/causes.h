@@ -76,6 +76,12 @@
 	  "the benchmark's threads slept uninterruptibly: page faults, "\
 	  "I/O or a kernel lock",					\
 	  "threads' time in uninterruptible sleep far above the other "	\
+	  "runs'")							\
+	X(WEIGHT, "sched_weight", "the benchmark ran at another weight",	\
+	  "threads of the benchmark ran at another nice value (a lower or "\
+	  "higher scheduling weight) than in the other runs: a renice, "	\
+	  "or a setting of the run",					\
+	  "a role's mean nice on CPU 3 or more away from the other "	\
 	  "runs'")
 
 #define CAUSE_ENUM(id, name, words, meaning, evidence) CAUSE_##id,

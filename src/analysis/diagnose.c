@@ -57,7 +57,8 @@
 	X(oncpu_s) X(runnable_s) X(blocked_s) X(tp) X(throttled_pct)	\
 	X(stopped_pct) X(retrans_per_s) X(rto_per_s) X(psi_mem_pct)	\
 	X(majflt_per_s) X(allocstall_per_s) X(freq_mhz) X(offline_pct)	\
-	X(ptrace_pct) X(frozen_pct) X(jobctl_pct) X(unint_pct)
+	X(ptrace_pct) X(frozen_pct) X(jobctl_pct) X(unint_pct)		\
+	X(nice_max) X(nice_min)
 #define KF_U64S(X)							\
 	X(rq_p50_ns) X(rq_p99_ns) X(rq_max_ns) X(ksoftirqd_p99_ns)	\
 	X(sock_rq_p99_bytes) X(sock_rq_max_bytes) X(rcvbuf_max)		\
@@ -257,6 +258,15 @@ static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
 		ev |= EV(SCHED_CONTENTION);
 	if (idle_up)
 		ev |= EV(CPU_IDLE);
+	/*
+	 * A role that ran at another nice: the same work at another weight
+	 * against everything else on the CPUs.  Nice values are set, not
+	 * noisy; 3 steps are a weight ratio of 2 (1.25 per step).
+	 */
+	if (s->nice_max_role >= 0 && r->nice_max_role >= 0 &&
+	    (far_above(s->nice_max, r->nice_max, d->nice_max, 3) ||
+	     far_above(-s->nice_min, -r->nice_min, d->nice_min, 3)))
+		ev |= EV(WEIGHT);
 	return ev;
 }
 
@@ -414,6 +424,8 @@ static void rank_causes(const struct diag_run *run, const struct kfigures *s,
 		add_share(v, CAUSE_STOPPED, (x[X_IDLE] + x[X_WORK]) / total);
 	else if (ev & EV(CPU_QUOTA))
 		add_share(v, CAUSE_CPU_QUOTA, (x[X_IDLE] + x[X_WORK]) / total);
+	else if (ev & EV(WEIGHT))
+		add_share(v, CAUSE_WEIGHT, (x[X_IDLE] + x[X_WORK]) / total);
 	/* Full buffers drop segments: retransmits follow, not lead. */
 	else if (ev & EV(SOCKET_BACKPRESSURE))
 		add_share(v, CAUSE_SOCKET_BACKPRESSURE,

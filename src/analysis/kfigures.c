@@ -25,6 +25,36 @@ static void budget_figures(const struct ks_budget *b, struct kfigures *f)
 	f->unint_pct = 100.0 * (double)t->blocked_by[CB_BLOCK_UNINT] / whole;
 }
 
+/*
+ * The roles' mean nice on CPU: a role must have run a millisecond, so
+ * that a thread that barely ran does not set it.  Records older than
+ * prio_ns say nothing (0, no role), alike in every run of a series.
+ */
+static void nice_range(const struct kstats *k, struct kfigures *f)
+{
+	bool any = false;
+	double n;
+	int r;
+
+	f->nice_max_role = f->nice_min_role = -1;
+	for (r = 0; r < KS_NR_ROLES; r++) {
+		const struct ks_role *ro = &k->role[r];
+
+		if (!role_is_worker(r) || !ro->prio_ns || ro->oncpu_ns < 1000000)
+			continue;
+		n = (double)ro->prio_ns / (double)ro->oncpu_ns - 21;
+		if (!any || n > f->nice_max) {
+			f->nice_max = n;
+			f->nice_max_role = r;
+		}
+		if (!any || n < f->nice_min) {
+			f->nice_min = n;
+			f->nice_min_role = r;
+		}
+		any = true;
+	}
+}
+
 void kfigures_from(const struct kstats *k, struct kfigures *f)
 {
 	struct ks_hist all;
@@ -57,6 +87,7 @@ void kfigures_from(const struct kstats *k, struct kfigures *f)
 			all.max = ro->rq_lat.max;
 	}
 	ks_hist_finish(&all);
+	nice_range(k, f);
 	f->rq_p50_ns = all.p50;
 	f->rq_p99_ns = all.p99;
 	f->rq_max_ns = all.max;

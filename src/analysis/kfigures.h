@@ -61,6 +61,13 @@ struct kfigures {
 	 */
 	double offline_pct;
 	double ptrace_pct, frozen_pct, jobctl_pct, unint_pct;
+	/*
+	 * The highest and the lowest mean nice (over time on CPU) of the
+	 * benchmark's worker roles, and which roles they are (-1 and 0 when
+	 * the record does not say).
+	 */
+	double nice_max, nice_min;
+	int nice_max_role, nice_min_role;
 };
 
 void kfigures_from(const struct kstats *k, struct kfigures *f);

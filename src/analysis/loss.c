@@ -199,6 +199,8 @@ static void explain_idle(struct loss_account *a, double idle,
 		add(a, CAUSE_CPU_QUOTA, idle, LL_CPU(KB_CPU_IDLE));
 	else if (ev & EV(STOPPED))
 		add(a, CAUSE_STOPPED, idle, LL_CPU(KB_CPU_IDLE));
+	else if (ev & EV(WEIGHT))
+		add(a, CAUSE_WEIGHT, idle, LL_CPU(KB_CPU_IDLE));
 	else if (ev & EV(SOCKET_BACKPRESSURE))
 		add(a, CAUSE_SOCKET_BACKPRESSURE, idle,
 		    LL_BLOCK(CB_BLOCK_SOCK_SEND));
@@ -233,6 +235,8 @@ static void explain_work(struct loss_account *a, double work,
 		add(a, CAUSE_CPU_QUOTA, work, line);
 	else if (ev & EV(CPU_FREQ))
 		add(a, CAUSE_CPU_FREQ, work, line);
+	else if (ev & EV(WEIGHT))
+		add(a, CAUSE_WEIGHT, work, line);
 	else if (ev & EV(SCHED_CONTENTION))
 		add(a, CAUSE_SCHED_CONTENTION, work, line);
 	else if (ev & EV(SOCKET_BACKPRESSURE))
@@ -278,7 +282,14 @@ void loss_explain(const struct loss_pm *s, const struct loss_pm *r,
 		outsiders += grew(a, KB_CPU_CLASS(c));
 	add(a, CAUSE_CPU_OFFLINE, grew(a, KB_CPU_OFFLINE), KB_CPU_OFFLINE);
 	add(a, CAUSE_OUTSIDER_CPU, outsiders, top_class_line(a));
-	add(a, CAUSE_SOFTIRQ,
+	/*
+	 * The softirq work is the benchmark's own packets: when a role of
+	 * it ran at another weight and nothing else (retransmits) added
+	 * packets, more of it per message is how that weight shaped the
+	 * run (receivers reading later, in other batches), not a cause.
+	 */
+	add(a, (ev & EV(WEIGHT)) && !(ev & EV(TCP_RETRANS)) ?
+	    CAUSE_WEIGHT : CAUSE_SOFTIRQ,
 	    grew(a, KB_CPU_SOFTIRQ) + grew(a, KB_CPU_IRQ) +
 		    grew(a, KB_CPU_KSOFTIRQD),
 	    KB_CPU_SOFTIRQ);

@@ -58,6 +58,7 @@ static void load_roles(const json_t *roles, struct kstats *k)
 		ro->offcpu_vol_ns = jf_u64_or0(o, "offcpu_vol_ns");
 		ro->offcpu_invol_ns = jf_u64_or0(o, "offcpu_invol_ns");
 		ro->stolen_ns = jf_u64_or0(o, "stolen_ns");
+		ro->prio_ns = jf_u64_or0(o, "prio_ns");
 		ks_hist_from_json(json_object_get(o, "rq_latency"), &ro->rq_lat, "ns");
 	}
 }

@@ -147,6 +147,7 @@ static void roles_delta(struct kstats *k, const struct ks_snap *a,
 			o->blocked_ns += rb->blocked_ns - ra->blocked_ns;
 			o->stopped_ns += rb->stopped_ns - ra->stopped_ns;
 			o->frozen_ns += rb->frozen_ns - ra->frozen_ns;
+			o->prio_ns += rb->prio_ns - ra->prio_ns;
 			o->offcpu_vol_ns += rb->offcpu_vol_ns -
 					    ra->offcpu_vol_ns;
 			o->offcpu_invol_ns += rb->offcpu_invol_ns -

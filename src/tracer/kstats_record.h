@@ -42,6 +42,12 @@ struct ks_role {
 	uint64_t blocked_ns;
 	uint64_t stopped_ns;	/* summed over the role's threads */
 	uint64_t frozen_ns;
+	/*
+	 * On-CPU time x (nice + 21): prio_ns / oncpu_ns - 21 is the nice the
+	 * role ran at, on average over its time on CPU; 0: not known (a
+	 * record older than the field).
+	 */
+	uint64_t prio_ns;
 	uint64_t offcpu_vol_ns;
 	uint64_t offcpu_invol_ns;
 	uint64_t stolen_ns;	/* this role ran while a subject waited */

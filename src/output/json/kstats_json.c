@@ -5,6 +5,7 @@
  * {"lo", "hi", "count"} for the non-empty buckets (hi exclusive, null for
  * the open last bucket) so that readers need not know the bucket layout.
  */
+#include <math.h>
 #include <string.h>
 
 #include "tracer/kstats.h"
@@ -99,6 +100,16 @@ static json_t *roles_json(const struct kstats *k)
 			"offcpu_invol_ns", (json_int_t)o->offcpu_invol_ns,
 			"stolen_ns", (json_int_t)o->stolen_ns,
 			"rq_latency", ks_hist_json(&o->rq_lat, "ns")));
+		/* The mean nice for readers, the sum to read back exactly. */
+		if (o->prio_ns && o->oncpu_ns) {
+			json_t *ro = json_object_get(obj, role_name(r));
+
+			json_object_set_new(ro, "prio_ns",
+					    json_integer((json_int_t)o->prio_ns));
+			json_object_set_new(ro, "nice", json_real(
+				round(100.0 * ((double)o->prio_ns /
+					       (double)o->oncpu_ns - 21)) / 100));
+		}
 	}
 	return obj;
 }
