@@ -110,11 +110,13 @@ static void check_disturbed(const char *name, const struct series *s,
 		fail_msg("%s: culprit %s, want %s", name, v->causes[0].task,
 			 e->task);
 	/*
-	 * make bench-diagnosis asks 70 % named of a hit; one recorded
-	 * series is one draw of the VM's noise (a run in a slower spell of
-	 * the VM gets the difference unexplained), so 60.
+	 * The issue asks 70 % of the loss named.  A recorded series is one
+	 * draw of the VM's noise (a run in a slower spell of the VM gets
+	 * the difference unexplained), but these are fixed: the least
+	 * named of them is stop's run 3, 74 % (make corpus re-records them;
+	 * a new recording under 70 % is a finding, not noise to loosen).
 	 */
-	if (v->unexplained > 0.4)
+	if (v->unexplained > 0.3)
 		fail_msg("%s: %.0f %% unexplained", name, 100 * v->unexplained);
 	/* The lines' growths against the loss the clock measured. */
 	measured = (double)s->runs[i].kernel->budget.cpus.ncpus * 1e9 *
