@@ -211,11 +211,11 @@ struct cb_role_stats {
 	__u64 stopped_ns;		/* job control or ptrace stop, to wakeup */
 	__u64 frozen_ns;		/* cgroup freezer, to wakeup */
 	/*
-	 * On-CPU time weighted by static_prio - 99 (nice + 21, so never 0
-	 * for a role that ran): its mean says at what nice the role ran,
-	 * and a renice (a lower or higher weight) shows as a shift of it.
+	 * On-CPU time x the task's CFS weight (1024 at nice 0, 15 at 19, 3
+	 * for SCHED_IDLE): its mean is the weight the role ran at, so that
+	 * a renice or a policy change shows as a shift of it.
 	 */
-	__u64 prio_ns;
+	__u64 weight_ns;
 	/* The budget: blocked time by reason, summed over the threads. */
 	__u64 blocked_by[CB_NR_BLOCKS];
 	/*
@@ -347,6 +347,12 @@ struct cb_open {
 	__u64 runnable_ns[CB_NR_ROLES];
 	__u64 blocked_ns[CB_NR_ROLES][CB_NR_BLOCKS];
 	__u64 threads[CB_NR_ROLES];	/* alive at the snapshot */
+	/*
+	 * A foreign server's tasks not yet classed by what they do, its
+	 * main thread aside: while there are some, the learners stay
+	 * attached (src/tracer/trace.c).
+	 */
+	__u64 foreign_unlearned;
 	/*
 	 * Not the iterator's, and never zeroed: the threads of a foreign
 	 * server classed so far by what they did (sock.bpf.c), net of

@@ -389,12 +389,16 @@ static __always_inline __u8 block_reason(struct task_struct *p, __u32 state,
 	return why ? why - 1 : CB_BLOCK_OTHER;
 }
 
-/* static_prio - 99: nice + 21 for a fair task, 1..40; 0 when odd. */
-static __always_inline __u64 nice_weight(struct task_struct *p, const bool btf)
+/*
+ * The task's CFS weight as the kernel uses it: its nice through
+ * sched_prio_to_weight, or WEIGHT_IDLEPRIO for SCHED_IDLE; 64-bit
+ * kernels keep it scaled up by 2^10 (scale_load).
+ */
+static __always_inline __u64 task_weight(struct task_struct *p, const bool btf)
 {
-	int prio = CB_RD(btf, p, static_prio) - 99;
+	__u64 w = btf ? p->se.load.weight : BPF_CORE_READ(p, se.load.weight);
 
-	return prio >= 1 && prio <= 40 ? prio : 0;
+	return w >> 10;
 }
 
 static __always_inline void switch_out(struct task_struct *p, __u32 pid,
@@ -423,7 +427,7 @@ static __always_inline void switch_out(struct task_struct *p, __u32 pid,
 		d = now - s->ts_on;
 		if (d > 0) {
 			rs->oncpu_ns += d;
-			rs->prio_ns += d * nice_weight(p, btf);
+			rs->weight_ns += d * task_weight(p, btf);
 		}
 	}
 	s->ts_on = 0;

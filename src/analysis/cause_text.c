@@ -27,16 +27,35 @@ static bool rose(double now, double base)
 	return now > base * 1.05;
 }
 
+/* Appends to a fixed buffer, cut at its end. */
+static void vappend_to(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	size_t n = strlen(buf);
+
+	if (n + 1 < len)
+		vsnprintf(buf + n, len - n, fmt, ap);
+}
+
+static void append_to(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void append_to(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vappend_to(buf, len, fmt, ap);
+	va_end(ap);
+}
+
 static void append(struct diag_cause *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 static void append(struct diag_cause *c, const char *fmt, ...)
 {
-	size_t n = strlen(c->text);
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(c->text + n, sizeof(c->text) - n, fmt, ap);
+	vappend_to(c->text, sizeof(c->text), fmt, ap);
 	va_end(ap);
 }
 
@@ -319,32 +338,77 @@ static double nice_to_weight(double nice)
 }
 
 /*
- * The role whose nice moved most from the reference: raised (a lower
- * weight) or lowered (a higher one, which can starve the others); the
- * culprit named is that role's process, whose threads were reniced (or
- * started so).
+ * A group of the benchmark that weighed less (or more) against the rest
+ * of the machine: its cpu cgroup's weight or its autogroup's nice.
+ */
+static void describe_group_weight(struct diag_cause *c, const struct kstats *k,
+				  const struct kfigures *s,
+				  const struct kfigures *r, bool up)
+{
+	int side = (up ? s->grp_max_side : s->grp_min_side) & 1;
+	const struct ks_proc *p = &k->proc[side];
+	char what[200] = "";
+
+	c->figure = up ? "grp_nice_max" : "grp_nice_min";
+	c->now = up ? s->grp_nice_max : s->grp_nice_min;
+	c->base = up ? r->grp_nice_max : r->grp_nice_min;
+	snprintf(c->task, sizeof(c->task), "%s", side_names[side]);
+	c->pid = p->pid;
+	if (p->cg_valid && p->cpu_weight)
+		append_to(what, sizeof(what), "cpu cgroup %s at weight %llu",
+			  p->cgroup, (unsigned long long)p->cpu_weight);
+	if (p->ag_valid)
+		append_to(what, sizeof(what), "%sautogroup nice %d",
+			  *what ? ", " : "", p->ag_nice);
+	snprintf(c->text, sizeof(c->text),
+		 "scheduling weight: %s (pid %d) weighed %.1f nice steps vs %.1f in the other runs against the rest of the machine (%s): %s",
+		 side_names[side], (int)p->pid, c->now, c->base, what,
+		 up ? "its threads waited longer for the CPUs" :
+		      "its threads took the CPUs from the rest");
+}
+
+/*
+ * The role whose weight moved most from the reference, as a nice: raised
+ * (a lower weight) or lowered (a higher one, which can starve the
+ * others); or, when that moved more, the weight of a process's group.
+ * The culprit named is the process whose threads (or group) it was.
  */
 static void describe_weight(struct diag_cause *c, const struct kstats *k,
 			    const struct kfigures *s,
 			    const struct kfigures *r)
 {
-	bool up = s->nice_max - r->nice_max >= r->nice_min - s->nice_min;
-	int role = up ? s->nice_max_role : s->nice_min_role;
-	int side = role == CB_ROLE_CLI_SND || role == CB_ROLE_CLI_RCV ?
-		   CB_SIDE_CLIENT : CB_SIDE_SERVER;
-	double now = up ? s->nice_max : s->nice_min;
-	double base = up ? r->nice_max : r->nice_min;
+	double t_up = s->nice_max - r->nice_max, t_down = r->nice_min - s->nice_min;
+	double g_up = 0, g_down = 0;
+	bool up = t_up >= t_down;
+	int role, side;
+	double now, base;
 
+	if (s->grp_max_side >= 0 && r->grp_max_side >= 0) {
+		g_up = s->grp_nice_max - r->grp_nice_max;
+		g_down = r->grp_nice_min - s->grp_nice_min;
+	}
+	if (s->nice_max_role < 0 || r->nice_max_role < 0)
+		t_up = t_down = 0;
+	if (fmax(g_up, g_down) > fmax(t_up, t_down)) {
+		describe_group_weight(c, k, s, r, g_up >= g_down);
+		return;
+	}
+	up = t_up >= t_down;
+	role = up ? s->nice_max_role : s->nice_min_role;
+	side = role == CB_ROLE_CLI_SND || role == CB_ROLE_CLI_RCV ?
+	       CB_SIDE_CLIENT : CB_SIDE_SERVER;
+	now = up ? s->nice_max : s->nice_min;
+	base = up ? r->nice_max : r->nice_min;
 	c->figure = up ? "nice_max" : "nice_min";
 	c->now = now;
 	c->base = base;
 	snprintf(c->task, sizeof(c->task), "%s", side_names[side]);
 	c->pid = k->proc[side].pid;
 	snprintf(c->text, sizeof(c->text),
-		 "scheduling weight: the %s of %s (pid %d) ran at nice %.1f vs %.1f in the other runs, a weight of %.0f against %.0f (reniced, or started so): %s",
+		 "scheduling weight: the %s of %s (pid %d) ran at weight %.0f vs %.0f in the other runs, as at nice %.1f vs %.1f (reniced, SCHED_IDLE, or started so): %s",
 		 role >= 0 ? role_table[role].words : "threads",
-		 side_names[side], (int)c->pid, now, base,
-		 nice_to_weight(now), nice_to_weight(base),
+		 side_names[side], (int)c->pid, nice_to_weight(now),
+		 nice_to_weight(base), now, base,
 		 up ? "they waited longer for the CPUs, and the work per message grew around them" :
 		      "they took the CPUs from the benchmark's other threads");
 }

@@ -58,7 +58,7 @@
 	X(stopped_pct) X(retrans_per_s) X(rto_per_s) X(psi_mem_pct)	\
 	X(majflt_per_s) X(allocstall_per_s) X(freq_mhz) X(offline_pct)	\
 	X(ptrace_pct) X(frozen_pct) X(jobctl_pct) X(unint_pct)		\
-	X(nice_max) X(nice_min)
+	X(nice_max) X(nice_min) X(grp_nice_max) X(grp_nice_min)
 #define KF_U64S(X)							\
 	X(rq_p50_ns) X(rq_p99_ns) X(rq_max_ns) X(ksoftirqd_p99_ns)	\
 	X(sock_rq_p99_bytes) X(sock_rq_max_bytes) X(rcvbuf_max)		\
@@ -263,9 +263,13 @@ static unsigned int evidence(const struct kstats *k, const struct kfigures *s,
 	 * against everything else on the CPUs.  Nice values are set, not
 	 * noisy; 3 steps are a weight ratio of 2 (1.25 per step).
 	 */
-	if (s->nice_max_role >= 0 && r->nice_max_role >= 0 &&
-	    (far_above(s->nice_max, r->nice_max, d->nice_max, 3) ||
-	     far_above(-s->nice_min, -r->nice_min, d->nice_min, 3)))
+	if ((s->nice_max_role >= 0 && r->nice_max_role >= 0 &&
+	     (far_above(s->nice_max, r->nice_max, d->nice_max, 3) ||
+	      far_above(-s->nice_min, -r->nice_min, d->nice_min, 3))) ||
+	    (s->grp_max_side >= 0 && r->grp_max_side >= 0 &&
+	     (far_above(s->grp_nice_max, r->grp_nice_max, d->grp_nice_max, 3) ||
+	      far_above(-s->grp_nice_min, -r->grp_nice_min, d->grp_nice_min,
+			3))))
 		ev |= EV(WEIGHT);
 	return ev;
 }

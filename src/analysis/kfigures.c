@@ -4,6 +4,7 @@
  * engineer reads first.  Rates are per second of the run and shares are of
  * all CPUs' time, so a 1 s run and a 20 s run line up.
  */
+#include <math.h>
 #include <string.h>
 
 #include "analysis/kfigures.h"
@@ -26,9 +27,10 @@ static void budget_figures(const struct ks_budget *b, struct kfigures *f)
 }
 
 /*
- * The roles' mean nice on CPU: a role must have run a millisecond, so
- * that a thread that barely ran does not set it.  Records older than
- * prio_ns say nothing (0, no role), alike in every run of a series.
+ * The roles' mean weight on CPU, as the nice of that weight (1.25 per
+ * step from 1024 at 0): a role must have run a millisecond, so that a
+ * thread that barely ran does not set it.  Records older than weight_ns
+ * say nothing (0, no role), alike in every run of a series.
  */
 static void nice_range(const struct kstats *k, struct kfigures *f)
 {
@@ -40,9 +42,11 @@ static void nice_range(const struct kstats *k, struct kfigures *f)
 	for (r = 0; r < KS_NR_ROLES; r++) {
 		const struct ks_role *ro = &k->role[r];
 
-		if (!role_is_worker(r) || !ro->prio_ns || ro->oncpu_ns < 1000000)
+		if (!role_is_worker(r) || !ro->weight_ns ||
+		    ro->oncpu_ns < 1000000)
 			continue;
-		n = (double)ro->prio_ns / (double)ro->oncpu_ns - 21;
+		n = -log((double)ro->weight_ns / (double)ro->oncpu_ns / 1024) /
+		    log(1.25);
 		if (!any || n > f->nice_max) {
 			f->nice_max = n;
 			f->nice_max_role = r;
@@ -50,6 +54,44 @@ static void nice_range(const struct kstats *k, struct kfigures *f)
 		if (!any || n < f->nice_min) {
 			f->nice_min = n;
 			f->nice_min_role = r;
+		}
+		any = true;
+	}
+}
+
+/* A group's weight in nice steps: its cgroup's and its autogroup's. */
+double kfigures_group_nice(const struct ks_proc *p)
+{
+	double n = 0;
+
+	if (p->cg_valid && p->cpu_weight)
+		n -= log((double)p->cpu_weight / 100) / log(1.25);
+	if (p->ag_valid)
+		n += p->ag_nice;
+	return n;
+}
+
+static void group_range(const struct kstats *k, struct kfigures *f)
+{
+	bool any = false;
+	double n;
+	int i;
+
+	f->grp_max_side = f->grp_min_side = -1;
+	for (i = 0; i < CB_NR_SIDES; i++) {
+		const struct ks_proc *p = &k->proc[i];
+
+		/* A process of another host (pid 0) is not weighed here. */
+		if (!p->pid || (!p->cpu_weight && !p->ag_valid))
+			continue;
+		n = kfigures_group_nice(p);
+		if (!any || n > f->grp_nice_max) {
+			f->grp_nice_max = n;
+			f->grp_max_side = i;
+		}
+		if (!any || n < f->grp_nice_min) {
+			f->grp_nice_min = n;
+			f->grp_min_side = i;
 		}
 		any = true;
 	}
@@ -88,6 +130,7 @@ void kfigures_from(const struct kstats *k, struct kfigures *f)
 	}
 	ks_hist_finish(&all);
 	nice_range(k, f);
+	group_range(k, f);
 	f->rq_p50_ns = all.p50;
 	f->rq_p99_ns = all.p99;
 	f->rq_max_ns = all.max;

@@ -62,15 +62,27 @@ struct kfigures {
 	double offline_pct;
 	double ptrace_pct, frozen_pct, jobctl_pct, unint_pct;
 	/*
-	 * The highest and the lowest mean nice (over time on CPU) of the
-	 * benchmark's worker roles, and which roles they are (-1 and 0 when
-	 * the record does not say).
+	 * The highest and the lowest nice of the benchmark's worker roles
+	 * (the nice whose weight is the role's mean weight on CPU: SCHED_IDLE
+	 * is about 26), and which roles they are (-1 and 0 when the record
+	 * does not say).
 	 */
 	double nice_max, nice_min;
 	int nice_max_role, nice_min_role;
+	/*
+	 * The same for chat_c's and chat_s's groups: the nice steps their
+	 * cpu cgroup's weight (against the default 100) and their autogroup
+	 * nice add up to, highest and lowest, and whose (CB_SIDE_*, -1 when
+	 * the record does not say).
+	 */
+	double grp_nice_max, grp_nice_min;
+	int grp_max_side, grp_min_side;
 };
 
 void kfigures_from(const struct kstats *k, struct kfigures *f);
+struct ks_proc;
+/* A process's group weight (cgroup and autogroup) in nice steps. */
+double kfigures_group_nice(const struct ks_proc *p);
 /*
  * The benchmark's threads queued for some CPUs (their mask in *waited)
  * while another CPU idled for a tenth of the run or more.

@@ -21,8 +21,8 @@ struct baseline;
  * verdict says which rules made it (chatbench-judge applies today's).
  * 2: the server's host's record (server_host) judged too and merged, each
  * cause saying its host; a run without server_host is judged as by 1.
- * 3: sched_weight, a role of the benchmark run at another nice than in
- * the reference; records without the roles' prio_ns are judged as by 2.
+ * 3: sched_weight, a role of the benchmark run at another weight than in
+ * the reference; records without the roles' weight_ns are judged as by 2.
  */
 #define CHATBENCH_VERDICT_VERSION 3
 

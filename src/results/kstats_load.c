@@ -58,7 +58,7 @@ static void load_roles(const json_t *roles, struct kstats *k)
 		ro->offcpu_vol_ns = jf_u64_or0(o, "offcpu_vol_ns");
 		ro->offcpu_invol_ns = jf_u64_or0(o, "offcpu_invol_ns");
 		ro->stolen_ns = jf_u64_or0(o, "stolen_ns");
-		ro->prio_ns = jf_u64_or0(o, "prio_ns");
+		ro->weight_ns = jf_u64_or0(o, "weight_ns");
 		ks_hist_from_json(json_object_get(o, "rq_latency"), &ro->rq_lat, "ns");
 	}
 }
@@ -73,6 +73,11 @@ static void load_proc(const json_t *o, struct ks_proc *p)
 		return;
 	p->pid = (pid_t)jf_u64_or0(o, "pid");
 	p->majflt = jf_u64_or0(o, "major_faults");
+	if (json_is_integer(json_object_get(o, "autogroup_nice"))) {
+		p->ag_valid = true;
+		p->ag_nice = (int)json_integer_value(json_object_get(o,
+							"autogroup_nice"));
+	}
 	if (json_is_object(cg)) {
 		p->cg_valid = true;
 		p->cg_v2 = jf_u64_or0(cg, "version") == 2;
@@ -85,6 +90,7 @@ static void load_proc(const json_t *o, struct ks_proc *p)
 		p->throttled_periods = jf_u64_or0(cg, "throttled_periods");
 		p->throttled_ns = jf_u64_or0(cg, "throttled_ns");
 		p->psi_some_us = jf_u64_or0(cg, "psi_some_us");
+		p->cpu_weight = jf_u64_or0(cg, "cpu_weight");
 	}
 	if (!json_is_object(st))
 		return;

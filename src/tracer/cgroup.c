@@ -125,6 +125,12 @@ static bool read_v1(const struct cg_mounts *m, struct ks_proc_snap *c)
 	c->nr_periods = field(buf, "nr_periods");
 	c->nr_throttled = field(buf, "nr_throttled");
 	c->throttled_ns = field(buf, "throttled_time");
+	/* shares 2 (the least) is weight 1 on v2's scale, not 0. */
+	if (read_file(m->v1_cpu, c->cgroup, "cpu.shares", buf, sizeof(buf))) {
+		c->cpu_weight = (strtoull(buf, NULL, 10) * 100 + 512) / 1024;
+		if (!c->cpu_weight)
+			c->cpu_weight = 1;
+	}
 	return true;
 }
 
@@ -142,6 +148,10 @@ static bool read_v2(const struct cg_mounts *m, struct ks_proc_snap *c)
 	c->nr_periods = field(buf, "nr_periods");
 	c->nr_throttled = field(buf, "nr_throttled");
 	c->throttled_ns = field(buf, "throttled_usec") * 1000;
+	/* The root group has no cpu.weight: it is 100 to its children. */
+	c->cpu_weight = 100;
+	if (read_file(m->v2, c->cgroup, "cpu.weight", buf, sizeof(buf)))
+		c->cpu_weight = strtoull(buf, NULL, 10);
 	if (read_file(m->v2, c->cgroup, "cpu.pressure", buf, sizeof(buf))) {
 		p = strstr(buf, "total=");
 		c->psi_some_us = p ? strtoull(p + 6, NULL, 10) : 0;
@@ -152,6 +162,26 @@ static bool read_v2(const struct cg_mounts *m, struct ks_proc_snap *c)
 static uint64_t grown(uint64_t now, uint64_t before)
 {
 	return now > before ? now - before : 0;
+}
+
+/*
+ * "/autogroup-82 nice 0": the nice of the process's session group, which
+ * weighs the group against the others when autogroups are on (and the
+ * process is in the root task group, as it is on machines like ours).
+ */
+static void autogroup_read(pid_t pid, struct ks_proc_snap *c)
+{
+	char buf[128], *p;
+
+	c->ag_valid = false;
+	c->ag_nice = 0;
+	if (pid <= 0 || proc_read(pid, "autogroup", buf, sizeof(buf)) < 0)
+		return;
+	p = strstr(buf, " nice ");
+	if (!p)
+		return;
+	c->ag_nice = atoi(p + 6);
+	c->ag_valid = true;
 }
 
 void cg_read(const struct cg_mounts *m, pid_t pid,
@@ -165,7 +195,9 @@ void cg_read(const struct cg_mounts *m, pid_t pid,
 	cur->period_us = 0;
 	cur->nr_periods = cur->nr_throttled = cur->throttled_ns = 0;
 	cur->psi_some_us = 0;
+	cur->cpu_weight = 0;
 	cur->cgroup[0] = '\0';
+	autogroup_read(pid, cur);
 	if (pid > 0 && m->v1_cpu[0] &&
 	    group_of(pid, false, cur->cgroup, sizeof(cur->cgroup)))
 		cur->cg_valid = read_v1(m, cur);

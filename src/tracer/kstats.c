@@ -147,7 +147,7 @@ static void roles_delta(struct kstats *k, const struct ks_snap *a,
 			o->blocked_ns += rb->blocked_ns - ra->blocked_ns;
 			o->stopped_ns += rb->stopped_ns - ra->stopped_ns;
 			o->frozen_ns += rb->frozen_ns - ra->frozen_ns;
-			o->prio_ns += rb->prio_ns - ra->prio_ns;
+			o->weight_ns += rb->weight_ns - ra->weight_ns;
 			o->offcpu_vol_ns += rb->offcpu_vol_ns -
 					    ra->offcpu_vol_ns;
 			o->offcpu_invol_ns += rb->offcpu_invol_ns -
@@ -417,6 +417,9 @@ static void procs_delta(struct kstats *k, const struct ks_snap *a,
 		memcpy(o->cgroup, pb->cgroup, sizeof(o->cgroup));
 		o->quota_us = pb->quota_us;
 		o->period_us = pb->period_us;
+		o->cpu_weight = pb->cpu_weight;
+		o->ag_valid = pb->ag_valid;
+		o->ag_nice = pb->ag_nice;
 		o->periods = u64_delta(pb->acc_periods, pa->acc_periods);
 		o->throttled_periods = u64_delta(pb->acc_throttled,
 						 pa->acc_throttled);

@@ -43,11 +43,11 @@ struct ks_role {
 	uint64_t stopped_ns;	/* summed over the role's threads */
 	uint64_t frozen_ns;
 	/*
-	 * On-CPU time x (nice + 21): prio_ns / oncpu_ns - 21 is the nice the
-	 * role ran at, on average over its time on CPU; 0: not known (a
-	 * record older than the field).
+	 * On-CPU time x CFS weight: weight_ns / oncpu_ns is the weight the
+	 * role ran at (1024: nice 0), on average over its time on CPU; 0:
+	 * not known (a record older than the field).
 	 */
-	uint64_t prio_ns;
+	uint64_t weight_ns;
 	uint64_t offcpu_vol_ns;
 	uint64_t offcpu_invol_ns;
 	uint64_t stolen_ns;	/* this role ran while a subject waited */
@@ -109,6 +109,14 @@ struct ks_proc {
 	uint64_t throttled_periods;
 	uint64_t throttled_ns;	/* time throttled, summed over periods */
 	uint64_t psi_some_us;	/* cgroup v2 cpu.pressure "some" */
+	/*
+	 * At the run's end: the cpu cgroup's weight on v2's scale (100 by
+	 * default; v1's cpu.shares x 100 / 1024), 0: unknown; the autogroup
+	 * nice (ag_valid: autogroups on and it was read).
+	 */
+	uint64_t cpu_weight;
+	bool ag_valid;
+	int ag_nice;
 	uint64_t stop_signals;	/* SIGSTOP and kin sent during the run */
 	uint64_t stopped_ns;	/* stopped (signal to SIGCONT) in the run */
 	int stop_sig;

@@ -32,6 +32,14 @@ struct ks_proc_snap {
 	int64_t quota_us;	/* CPU time per period; -1: no quota */
 	uint64_t period_us;
 	uint64_t nr_periods, nr_throttled, throttled_ns, psi_some_us;
+	/*
+	 * The group's weight against its siblings, on cgroup v2's scale
+	 * (100 by default; v1's cpu.shares x 100 / 1024), 0: unknown; and
+	 * the process's autogroup nice, when autogroups are on.
+	 */
+	uint64_t cpu_weight;
+	bool ag_valid;
+	int ag_nice;
 	uint64_t acc_periods, acc_throttled, acc_throttled_ns, acc_psi_us;
 	struct cb_stop_signal stop;	/* from the BPF side */
 	uint64_t acc_stopped_ns;	/* stopped so far, this one included */

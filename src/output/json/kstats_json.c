@@ -100,15 +100,15 @@ static json_t *roles_json(const struct kstats *k)
 			"offcpu_invol_ns", (json_int_t)o->offcpu_invol_ns,
 			"stolen_ns", (json_int_t)o->stolen_ns,
 			"rq_latency", ks_hist_json(&o->rq_lat, "ns")));
-		/* The mean nice for readers, the sum to read back exactly. */
-		if (o->prio_ns && o->oncpu_ns) {
+		/* The mean weight for readers, the sum to read back exactly. */
+		if (o->weight_ns && o->oncpu_ns) {
 			json_t *ro = json_object_get(obj, role_name(r));
 
-			json_object_set_new(ro, "prio_ns",
-					    json_integer((json_int_t)o->prio_ns));
-			json_object_set_new(ro, "nice", json_real(
-				round(100.0 * ((double)o->prio_ns /
-					       (double)o->oncpu_ns - 21)) / 100));
+			json_object_set_new(ro, "weight_ns",
+					    json_integer((json_int_t)o->weight_ns));
+			json_object_set_new(ro, "weight", json_real(
+				round(10.0 * (double)o->weight_ns /
+				      (double)o->oncpu_ns) / 10));
 		}
 	}
 	return obj;
@@ -197,6 +197,12 @@ static json_t *proc_json(const struct ks_proc *p)
 			  (json_int_t)p->throttled_periods,
 			  "throttled_ns", (json_int_t)p->throttled_ns,
 			  "psi_some_us", (json_int_t)p->psi_some_us));
+	if (p->cg_valid && p->cpu_weight)
+		json_object_set_new(json_object_get(o, "cgroup"), "cpu_weight",
+				    json_integer((json_int_t)p->cpu_weight));
+	if (p->ag_valid)
+		json_object_set_new(o, "autogroup_nice",
+				    json_integer(p->ag_nice));
 	json_object_set_new(o, "stops", json_pack(
 		"{s:I,s:I,s:i,s:i,s:s}",
 		"signals", (json_int_t)p->stop_signals,
