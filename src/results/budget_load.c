@@ -132,6 +132,34 @@ static int load_cpus(const json_t *o, struct kb_cpus *c)
 	return 0;
 }
 
+/* An interval's role in brief (budget_json.c threads_brief). */
+static int load_brief(const json_t *a, struct kb_threads *t)
+{
+	uint64_t v[5];
+	int64_t gone;
+	size_t i;
+
+	if (!json_is_array(a) || json_array_size(a) != 6 ||
+	    !json_is_integer(json_array_get(a, 5)))
+		return -1;
+	for (i = 0; i < 5; i++) {
+		json_t *x = json_array_get(a, i);
+
+		if (!json_is_integer(x) || json_integer_value(x) < 0)
+			return -1;
+		v[i] = (uint64_t)json_integer_value(x);
+	}
+	gone = (int64_t)json_integer_value(json_array_get(a, 5));
+	t->threads = v[0];
+	t->total_ns = v[1];
+	t->oncpu_ns = v[2];
+	t->wait_ns = v[3];
+	t->wait_unknown_ns = v[3];
+	t->blocked_ns = v[4];
+	t->gone_ns = gone;
+	return adds_up((int64_t)(v[2] + v[3] + v[4]) + gone, v[1]) ? 0 : -1;
+}
+
 int budget_from_json(const json_t *o, struct ks_budget *b)
 {
 	json_t *threads, *t;
@@ -148,6 +176,10 @@ int budget_from_json(const json_t *o, struct ks_budget *b)
 	for (r = 0; r < CB_NR_ROLES; r++) {
 		t = json_object_get(threads, role_name(r));
 		if (t && load_threads(t, &b->role[r]))
+			goto bad;
+		t = json_object_get(json_object_get(threads, "by_role"),
+				    role_name(r));
+		if (t && load_brief(t, &b->role[r]))
 			goto bad;
 	}
 	if (load_threads(json_object_get(threads, "subjects"), &b->subjects))

@@ -183,6 +183,24 @@ static void test_json(void **state)
 	/* An old file has none: no budget, no error. */
 	assert_int_equal(budget_from_json(NULL, &back), 0);
 	assert_false(back.valid);
+	/* An interval's brief form: each role's whole lines, read back. */
+	o = budget_to_json(&kb, true);
+	assert_int_equal(budget_from_json(o, &back), 0);
+	assert_int_equal(back.role[CB_ROLE_SRV_RCV].threads, 4);
+	assert_int_equal(back.role[CB_ROLE_SRV_RCV].total_ns,
+			 kb.role[CB_ROLE_SRV_RCV].total_ns);
+	assert_int_equal(back.role[CB_ROLE_SRV_RCV].oncpu_ns, 300 * MS);
+	assert_int_equal(back.role[CB_ROLE_SRV_RCV].wait_ns,
+			 kb.role[CB_ROLE_SRV_RCV].wait_ns);
+	assert_int_equal(back.role[CB_ROLE_SRV_RCV].blocked_ns, 900 * MS);
+	assert_true(back.role[CB_ROLE_SRV_RCV].gone_ns ==
+		    kb.role[CB_ROLE_SRV_RCV].gone_ns);
+	/* ... whose lines must add up too. */
+	json_array_set_new(json_object_get(json_object_get(json_object_get(
+				   o, "threads"), "by_role"), "srv_rcv"),
+			   2, json_integer(5000 * MS));
+	assert_int_equal(budget_from_json(o, &back), -1);
+	json_decref(o);
 }
 
 /*
