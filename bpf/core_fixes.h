@@ -52,6 +52,19 @@ static __always_inline __u32 cb_task_cpu(struct task_struct *p,
 	return CB_RD(btf, o, cpu);
 }
 
+/*
+ * The process (tgid) that made p: real_parent, not parent, which is a
+ * ptracer while one is attached.  Two dependent loads, so callers test it
+ * last.
+ */
+static __always_inline __u32 cb_parent_tgid(struct task_struct *p,
+					    const bool btf)
+{
+	if (btf)
+		return p->real_parent->tgid;
+	return BPF_CORE_READ(p, real_parent, tgid);
+}
+
 /* First 8 bytes of comm: one load instead of a string compare. */
 static __always_inline __u64 cb_comm8(struct task_struct *p, const bool btf)
 {

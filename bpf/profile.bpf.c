@@ -37,6 +37,14 @@ const volatile bool want_timeline;
 
 volatile __u32 client_tgid;
 volatile __u32 server_tgid;
+/*
+ * The server is foreign (the original 1.0.1), whose workers are processes
+ * of their own, children of the server's (bpf/sched.bpf.c): they are the
+ * server's, in role other (the learned roles are the tracer's map, not
+ * this object's).  Rodata: for our own server the tests are dropped at
+ * load.
+ */
+const volatile bool server_foreign;
 /* Set while a run's clock runs: the programs stay attached throughout. */
 volatile bool active;
 volatile __u64 active_since;	/* slots older than this are stale */
@@ -100,6 +108,9 @@ static __always_inline int role_of(struct task_struct *p, const bool btf)
 
 	if (tgid && (tgid == client_tgid || tgid == server_tgid))
 		return cb_role_of_comm(cb_comm8(p, btf));
+	if (server_foreign && tgid && server_tgid &&
+	    cb_parent_tgid(p, btf) == server_tgid)
+		return CB_ROLE_OTHER;
 	return CB_PROF_OUTSIDER;
 }
 
@@ -161,6 +172,17 @@ int on_cpu_sample(struct bpf_perf_event_data *ctx)
 	if (k.tgid == client_tgid || k.tgid == server_tgid) {
 		__builtin_memcpy(&word, k.comm, sizeof(word));
 		k.role = cb_role_of_comm(word);
+		__builtin_memset(k.comm, 0, sizeof(k.comm));
+	} else if (server_foreign && server_tgid &&
+		   cb_parent_tgid((struct task_struct *)bpf_get_current_task(),
+				  false) == server_tgid) {
+		/*
+		 * A worker process: the server's, its stacks read with the
+		 * server's maps (the worker, gone by the report, shares or
+		 * copied them).
+		 */
+		k.role = CB_ROLE_OTHER;
+		k.tgid = server_tgid;
 		__builtin_memset(k.comm, 0, sizeof(k.comm));
 	}
 	k.kind = CB_PROF_ONCPU;
@@ -326,7 +348,11 @@ static __always_inline int on_wakeup(struct task_struct *p, const bool btf)
 	wid = bpf_get_current_pid_tgid();
 	wrole = CB_PROF_OUTSIDER;
 	if ((__u32)wid && ((wid >> 32) == client_tgid ||
-			   (wid >> 32) == server_tgid)) {
+			   (wid >> 32) == server_tgid ||
+			   (server_foreign && server_tgid &&
+			    cb_parent_tgid((struct task_struct *)
+					   bpf_get_current_task(), false) ==
+			    server_tgid))) {
 		char comm[16];
 
 		bpf_get_current_comm(comm, sizeof(comm));

@@ -85,14 +85,51 @@ struct {
 	__uint(max_entries, CB_MAX_STEALERS);
 } stealers SEC(".maps");
 
-/* sock.bpf.c's: a foreign server's threads, classed by what they do. */
-extern volatile __u32 server_foreign;
+/*
+ * sock.bpf.c's: a foreign server's threads, classed by what they do.
+ * server_foreign is rodata, set before load: for our own server the
+ * verifier drops every branch on it, so its tracing runs the code it ran
+ * before foreign servers were known.
+ */
+extern const volatile __u32 server_foreign;
 extern int foreign_role(__u32 tid);
+
+/*
+ * Whether p is a process of its own that the foreign server made: the
+ * original 1.0.1 made each worker with a raw clone() and no CLONE_THREAD,
+ * so its receivers and senders are processes, children of the server's,
+ * all named chat_s.  Their tgid is not server_tgid; their parent's is.
+ */
+static __always_inline bool foreign_child(struct task_struct *p, const bool btf)
+{
+	return server_foreign && server_tgid &&
+	       cb_parent_tgid(p, btf) == server_tgid;
+}
+
+/* The role learned for a foreign server's task, else other. */
+static __always_inline int foreign_learned(struct task_struct *p,
+					   const bool btf)
+{
+	/*
+	 * Constants, not the call's value: the verifier knows nothing of
+	 * what a global function returns, and a bounds check on it was
+	 * compiled onto a copy.
+	 */
+	switch (foreign_role(CB_RD(btf, p, pid))) {
+	case CB_ROLE_SRV_RCV:
+		return CB_ROLE_SRV_RCV;
+	case CB_ROLE_SRV_SND:
+		return CB_ROLE_SRV_SND;
+	}
+	return CB_ROLE_OTHER;
+}
 
 /*
  * Role of a task, or -1 when it is not traced.  The tgid test comes first
  * because it rejects almost everything with one load; the tgid != 0 test
- * keeps idle (pid 0) out even when a tgid global is still unset.
+ * keeps idle (pid 0) out even when a tgid global is still unset.  A
+ * foreign server's worker processes are tested last, when every cheap
+ * test has failed, and only for a foreign server.
  */
 static __always_inline int classify(struct task_struct *p, const bool btf)
 {
@@ -110,21 +147,12 @@ static __always_inline int classify(struct task_struct *p, const bool btf)
 		if (role != CB_ROLE_OTHER || !server_foreign ||
 		    tgid != server_tgid)
 			return role;
-		/*
-		 * Constants, not the call's value: the verifier knows
-		 * nothing of what a global function returns, and a bounds
-		 * check on it was compiled onto a copy.
-		 */
-		switch (foreign_role(CB_RD(btf, p, pid))) {
-		case CB_ROLE_SRV_RCV:
-			return CB_ROLE_SRV_RCV;
-		case CB_ROLE_SRV_SND:
-			return CB_ROLE_SRV_SND;
-		}
-		return role;
+		return foreign_learned(p, btf);
 	}
 	if (comm == CB_COMM_KSOFTIRQ)
 		return CB_ROLE_KSOFTIRQD;
+	if (tgid && foreign_child(p, btf))
+		return foreign_learned(p, btf);
 	return -1;
 }
 
@@ -361,7 +389,7 @@ static __always_inline __u8 block_reason(struct task_struct *p, __u32 state,
 
 		if (tgid == client_tgid)
 			t = &tracer[CB_SIDE_CLIENT];
-		else if (tgid == server_tgid)
+		else if (tgid == server_tgid || foreign_child(p, btf))
 			t = &tracer[CB_SIDE_SERVER];
 		if (t) {
 			tr = BPF_CORE_READ(p, parent);
@@ -780,7 +808,7 @@ static __always_inline int on_signal(int sig, struct task_struct *task,
 		return 0;
 	if (tgid == client_tgid)
 		ss = &stop_signal[CB_SIDE_CLIENT];
-	else if (tgid == server_tgid)
+	else if (tgid == server_tgid || foreign_child(task, btf))
 		ss = &stop_signal[CB_SIDE_SERVER];
 	else
 		return 0;
@@ -942,6 +970,10 @@ int open_spans(struct bpf_iter__task *ctx)
 	s = bpf_map_lookup_elem(&task_slots, &key);
 	now = bpf_ktime_get_ns();
 	open_acc.threads[role]++;
+	/* The main thread (or process) of the original serves no socket. */
+	if (role == CB_ROLE_OTHER && server_foreign && tid != server_tgid &&
+	    (p->tgid == server_tgid || foreign_child(p, true)))
+		open_acc.foreign_unlearned++;
 	if (!s || s->tid != tid)
 		return 0;
 	if (s->ts_on) {

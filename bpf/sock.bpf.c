@@ -203,14 +203,22 @@ int BPF_PROG(raw_sock_rcvqueue_full, struct sock *sk)
  * both is told by its reading).  The control connection moves at most
  * CB_CTL_MAX_BYTES at a time, so the thread that serves it stays other.
  *
+ * The original's workers are processes, children of the server's (raw
+ * clone()): a task of the server is one whose tgid is server_tgid or
+ * whose parent's is.
+ *
  * These programs fire on every send and receive of the machine, so user
- * space loads and attaches them only for a foreign server (it sets
- * server_foreign then): against our own server they do not exist, and
- * classify() tests the flag only for the server's threads whose name says
- * other (its control threads, none on the message path).  Once a thread
- * is classed, each of its calls costs one hash lookup.
+ * space loads them only for a foreign server (it sets server_foreign
+ * then, rodata: for ours the verifier drops what tests it, and these
+ * programs do not exist), and attaches them only until the run's threads
+ * are classed (src/tracer/trace.c).  classify() tests the flag only for
+ * the server's tasks whose name says other, and for tasks every cheaper
+ * test rejected.  The tests here run cheapest first: a socket whose local
+ * port is not the server's (the client's, any other program's) costs a
+ * load, and only the server's data calls read the task; a thread
+ * already classed then costs one hash lookup.
  */
-volatile __u32 server_foreign;
+const volatile __u32 server_foreign;
 extern volatile __u32 server_tgid;	/* sched.bpf.c's */
 
 struct {
@@ -233,18 +241,33 @@ __noinline int foreign_role(__u32 tid)
 	return r && *r < CB_NR_SUBJECT_ROLES ? (int)*r : CB_ROLE_OTHER;
 }
 
+/* The current task is the server's: a thread of it, or a worker process. */
+static __always_inline bool current_is_server(__u64 id, const bool btf)
+{
+	if ((__u32)(id >> 32) == server_tgid)
+		return true;
+	if (btf)
+		return cb_parent_tgid(bpf_get_current_task_btf(), true) ==
+		       server_tgid;
+	return cb_parent_tgid((struct task_struct *)bpf_get_current_task(),
+			      false) == server_tgid;
+}
+
 static __always_inline int on_sock_io(const struct sock *sk, int ret,
 				      int flags, bool rcv, const bool btf)
 {
-	__u64 id = bpf_get_current_pid_tgid(), comm[2];
-	__u32 tid = (__u32)id, role, *old;
+	__u32 tid, role, *old;
+	__u64 id, comm[2];
 
-	if (!server_foreign || (__u32)(id >> 32) != server_tgid ||
-	    ret <= CB_CTL_MAX_BYTES || (flags & CB_MSG_PEEK) || !sk ||
-	    !server_port)
+	if (!server_foreign || ret <= CB_CTL_MAX_BYTES ||
+	    (flags & CB_MSG_PEEK) || !sk || !server_port || !server_tgid)
 		return 0;
 	if (CB_RD(btf, sk, __sk_common.skc_num) != server_port)
 		return 0;
+	id = bpf_get_current_pid_tgid();
+	if (!current_is_server(id, btf))
+		return 0;
+	tid = (__u32)id;
 	role = rcv ? CB_ROLE_SRV_RCV : CB_ROLE_SRV_SND;
 	old = bpf_map_lookup_elem(&foreign_roles, &tid);
 	if (old && (*old == role || *old == CB_ROLE_SRV_RCV))
@@ -257,7 +280,14 @@ static __always_inline int on_sock_io(const struct sock *sk, int ret,
 		return 0;
 	if (old)
 		__sync_fetch_and_add(&open_acc.learned[CB_ROLE_SRV_SND], -1);
-	__sync_fetch_and_add(&open_acc.learned[role], 1);
+	/*
+	 * Indexed by a constant (rcv is a literal at each call): role,
+	 * spilled around the update call, came back unbounded.
+	 */
+	if (rcv)
+		__sync_fetch_and_add(&open_acc.learned[CB_ROLE_SRV_RCV], 1);
+	else
+		__sync_fetch_and_add(&open_acc.learned[CB_ROLE_SRV_SND], 1);
 	return 0;
 }
 

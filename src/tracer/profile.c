@@ -170,6 +170,7 @@ struct profiler *profiler_open(const struct profiler_opts *o, char *err,
 	}
 	p->skel->rodata->want_offcpu = o->hz && o->offcpu;
 	p->skel->rodata->want_timeline = o->timeline;
+	p->skel->rodata->server_foreign = o->server_foreign;
 	bpf_map__set_max_entries(p->skel->maps.events,
 				 o->timeline ? RING_BYTES :
 				 (unsigned int)sysconf(_SC_PAGESIZE));

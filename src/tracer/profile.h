@@ -25,6 +25,7 @@ struct profiler_opts {
 	bool timeline;
 	pid_t client_tgid;
 	pid_t server_tgid;
+	bool server_foreign;	/* its worker processes are the server's */
 	bool raw_tp;		/* the tracer fell back to raw_tp */
 };
 

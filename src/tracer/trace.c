@@ -45,7 +45,9 @@
  * program instead of a hook on every send, and softirq time comes from
  * the kernel's own accounting (/proc/stat, /proc/softirqs) unless the
  * softirq group is asked for: its entry/exit pair fires about once per
- * loopback send and was half of the programs' time.
+ * loopback send and was half of the programs' time.  The one exception,
+ * a foreign server's learners, is attached between runs and detached
+ * once per run as soon as the run's workers are classed (learn_attach).
  *
  * sk_data_ready, which fires for every packet delivered, may record one
  * event in 2^N (CHATBENCH_SOCK_SAMPLE_SHIFT, 0 by default: its cost is
@@ -87,6 +89,11 @@ struct trace {
 
 	struct profiler *prof;		/* --profile, --timeline */
 	bool foreign;			/* its threads classed by behaviour */
+	/* A foreign server's learners (sock.bpf.c), attached by hand. */
+	struct bpf_program *learn_prog[2];
+	struct bpf_link *learn_link[2];
+	int64_t learn_base;		/* threads learned before this run */
+	unsigned int learn_ticks;	/* intervals of this run learning */
 
 	bool stats_wanted;
 	bool stats_all_run;		/* CHATBENCH_BPF_STATS=all */
@@ -288,18 +295,34 @@ static bool foreign_server(const struct trace_opts *o)
 					  BPF_TRACE_RAW_TP) > 0;
 }
 
+/*
+ * The learners are loaded only for a foreign server, and attached by
+ * hand (learn_attach), not with the others: see learn_detach.
+ */
 static int pick_foreign(struct trace *t)
 {
 	struct bpf_program *p;
+	int n = 0;
 
+	/* Not a failed tp_btf object's, when raw_tp is the second try. */
+	t->learn_prog[0] = t->learn_prog[1] = NULL;
 	bpf_object__for_each_program(p, t->bpf->obj) {
 		const char *name = bpf_program__name(p);
 
-		if (!t->foreign && strlen(name) > 4 &&
-		    (!strcmp(name + 4, "sock_recv_length") ||
-		     !strcmp(name + 4, "sock_send_length")))
+		if (strlen(name) <= 4 ||
+		    (strcmp(name + 4, "sock_recv_length") &&
+		     strcmp(name + 4, "sock_send_length")))
+			continue;
+		if (!t->foreign) {
 			bpf_program__set_autoload(p, false);
+			continue;
+		}
+		bpf_program__set_autoattach(p, false);
+		/* One flavour is loaded: its pair is the one kept. */
+		if (bpf_program__autoload(p) && n < 2)
+			t->learn_prog[n++] = p;
 	}
+	t->bpf->rodata->server_foreign = t->foreign;
 	return bpf_map__set_max_entries(t->bpf->maps.foreign_roles,
 					t->foreign ? CB_MAX_FOREIGN_THREADS : 1);
 }
@@ -428,6 +451,82 @@ int trace_possible(char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * A foreign server's learners run on every send and receive of the
+ * machine, the client's and every other program's included (115-225 ns
+ * each here, about two per message: over the tracing budget at the
+ * original's 480k msg/s).  A thread needs learning once, and the
+ * original makes new workers for each run: so they are attached from the
+ * end of the previous run (or the tracer's start) until the run's
+ * workers are classed: the expected number of them (two per connection,
+ * as many as the sockets of both ends: max_sockets, the series' largest
+ * run), or none of the server's tasks left unclassed but its main one at
+ * an interval's snapshot (the open-spans iterator counts them), or
+ * LEARN_MAX_TICKS intervals, whichever comes first.  Not simply the first
+ * interval: the stand-in server of the tests (Python threads) had 14 of
+ * its 20 senders send after its first 100 ms, and on a busy machine its
+ * worker processes were learned over 200 ms and more.  The first two
+ * checks are exact for the original, whose every task but the main one
+ * is a worker; the last bounds the cost for a server with other tasks.
+ * Attached at the previous run's end, not at this one's begin, so that
+ * the attach is outside the timed window; between runs nothing sends
+ * data, so nothing is learned then.  One detach per run, from the
+ * sampler, is not the per-interval churn the note at the top warns of.
+ * Without intervals (--interval 0) they stay attached through the run.
+ */
+static void learn_attach(struct trace *t)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (t->learn_prog[i] && !t->learn_link[i])
+			t->learn_link[i] = bpf_program__attach(t->learn_prog[i]);
+	for (i = 0; i < 2; i++)
+		if (libbpf_get_error(t->learn_link[i]))
+			t->learn_link[i] = NULL;
+}
+
+static void learn_detach(struct trace *t)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		bpf_link__destroy(t->learn_link[i]);
+		t->learn_link[i] = NULL;
+	}
+}
+
+/* Threads learned so far, net: the running totals of sock.bpf.c. */
+static int64_t learned_now(const struct trace *t)
+{
+	const volatile struct cb_open *o = &t->bpf->bss->open_acc;
+
+	return o->learned[CB_ROLE_SRV_RCV] + o->learned[CB_ROLE_SRV_SND];
+}
+
+static bool learning(const struct trace *t)
+{
+	return t->learn_link[0] || t->learn_link[1];
+}
+
+/* The run's workers all classed: no need to watch its sends any more. */
+static bool learned_all(const struct trace *t)
+{
+	return t->opts.max_sockets &&
+	       learned_now(t) - t->learn_base >= t->opts.max_sockets;
+}
+
+#define LEARN_MAX_TICKS	10
+
+/* At an interval's end, with its snapshot s. */
+static bool learned_enough(struct trace *t, const struct ks_snap *s)
+{
+	if (learned_all(t) || ++t->learn_ticks >= LEARN_MAX_TICKS)
+		return true;
+	return s->open_valid && !s->open.foreign_unlearned &&
+	       learned_now(t) > t->learn_base;
+}
+
 /* The iterator of open spans exists only while the programs are attached. */
 static void set_open_link(struct trace *t)
 {
@@ -448,6 +547,7 @@ int trace_attach(struct trace *t, char *err, size_t errlen)
 		return -1;
 	}
 	t->attached = true;
+	learn_attach(t);
 	if (t->src.skel)
 		set_open_link(t);
 	return 0;
@@ -457,6 +557,7 @@ void trace_detach(struct trace *t)
 {
 	if (!t || !t->attached || !t->opts.on_demand || t->running)
 		return;
+	learn_detach(t);
 	trace_bpf__detach(t->bpf);
 	t->attached = false;
 	t->src.open_link_fd = -1;
@@ -512,7 +613,6 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 	t->bpf->bss->client_tgid = opts->client_tgid;
 	t->bpf->bss->server_tgid = opts->server_tgid;
 	t->bpf->bss->server_port = opts->server_port;
-	t->bpf->bss->server_foreign = t->foreign;
 
 	t->sched_mm = map_mmap(t->bpf->maps.sched_stats, &t->sched_mm_len);
 	t->sock_mm = map_mmap(t->bpf->maps.sock_stats, &t->sock_mm_len);
@@ -567,6 +667,7 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 			.timeline = opts->timeline,
 			.client_tgid = opts->client_tgid,
 			.server_tgid = opts->server_tgid,
+			.server_foreign = t->foreign,
 			.raw_tp = !strcmp(t->mode, "raw_tp"),
 		};
 
@@ -649,25 +750,45 @@ static void estimate_cost(struct trace *t, struct kstats *k)
 				   ((double)k->wall_ns * k->ncpus);
 }
 
+/*
+ * While the learners are attached and the number of threads to learn is
+ * known, the sampler also wakes this often to see whether they are all
+ * classed: a read of the mmapped counters, microseconds at its priority.
+ * At the original's rate the learners would cost ~15 ms of CPU per 100 ms
+ * (480k msg/s, two runs of ~150 ns per message).
+ */
+#define LEARN_POLL_NS	5000000ULL
+
 static void *sampler_main(void *arg)
 {
 	struct trace *t = arg;
 	uint64_t period = (uint64_t)t->opts.interval_ms * 1000000ULL;
-	uint64_t next = t->begin.t_ns + period;
+	uint64_t next = t->begin.t_ns + period, wake;
 	struct ks_snap tmp;
 
 	pthread_mutex_lock(&t->lock);
 	while (!t->stop) {
-		struct timespec ts = {
-			.tv_sec = next / 1000000000ULL,
-			.tv_nsec = next % 1000000000ULL,
-		};
+		struct timespec ts;
 
+		wake = next;
+		if (learning(t) && t->opts.max_sockets &&
+		    now_ns() + LEARN_POLL_NS < wake)
+			wake = now_ns() + LEARN_POLL_NS;
+		ts.tv_sec = wake / 1000000000ULL;
+		ts.tv_nsec = wake % 1000000000ULL;
 		if (pthread_cond_timedwait(&t->cond, &t->lock, &ts) !=
 		    ETIMEDOUT)
 			continue;
 		pthread_mutex_unlock(&t->lock);
+		if (wake < next) {
+			if (learned_all(t))
+				learn_detach(t);
+			pthread_mutex_lock(&t->lock);
+			continue;
+		}
 		snap_take(&t->src, &t->cur, &t->prev, false);
+		if (learning(t) && learned_enough(t, &t->cur))
+			learn_detach(t);
 		add_interval(t, &t->prev, &t->cur);
 		stats_off(t, t->cur.t_ns);
 		tmp = t->prev;
@@ -723,6 +844,10 @@ int trace_run_begin(struct trace *t)
 	t->nr_iv = 0;
 	stats_on(t);
 	raise_caller(t);
+	if (t->foreign) {
+		t->learn_base = learned_now(t);
+		t->learn_ticks = 0;
+	}
 	snap_take(&t->src, &t->begin, NULL, true);
 	snap_reset_maxima(&t->src);
 	profiler_begin(t->prof);
@@ -785,6 +910,9 @@ struct kstats *trace_run_end(struct trace *t)
 	t->running = false;
 	lower_caller(t);
 	trace_detach(t);
+	/* For the next run's workers (learn_attach). */
+	if (t->attached)
+		learn_attach(t);
 	profiler_end(t->prof, t->end.t_ns - t->begin.t_ns, &prof, &tl);
 	if (t->opts.interval_ms)
 		add_interval(t, &t->prev, &t->end);
@@ -827,6 +955,7 @@ void trace_close(struct trace *t)
 	if (t->sock_mm)
 		munmap(t->sock_mm, t->sock_mm_len);
 	profiler_close(t->prof);
+	learn_detach(t);
 	trace_bpf__destroy(t->bpf);
 	if (t->stats_fd >= 0)
 		close(t->stats_fd);

@@ -27,9 +27,10 @@ teardown() {
 }
 
 # The stand-in server on a port the kernel picks: ORIG_PID, ORIG_PORT.
+# Its options first (--procs: a process per worker, as the original's).
 start_orig() {
 	local log="$BATS_TEST_TMPDIR/orig.log" i
-	"$PYTHON3" "$ORIG" server 127.0.0.1 0 >"$log" 2>&1 &
+	"$PYTHON3" "$ORIG" server "$@" 127.0.0.1 0 >"$log" 2>&1 &
 	ORIG_PID=$!
 	for i in $(seq 100); do
 		ORIG_PORT=$(awk '$2 == "port" { print $3 }' "$log")
@@ -56,9 +57,9 @@ start_orig() {
 		"$BATS_TEST_TMPDIR/orig.log"
 }
 
-@test "the original server traced by pid: its threads in server roles" {
-	require_bpf
-	start_orig
+# chat_c traced against the stand-in, 1 room: its workers in their roles,
+# 20 of each (a worker process counts as a thread), none an outsider.
+traced_against_orig() {
 	run "$CHAT_C" -q --trace --runs 1 --server-pid "$ORIG_PID" \
 		--json "$J" 127.0.0.1 1 100 "$ORIG_PORT"
 	echo "$output"
@@ -73,10 +74,34 @@ for r in ("srv_rcv", "srv_snd"):
     # One receiver and one sender per connection: 20 each.
     assert role["oncpu_ns"] > 0 and role["wakeups"] > 0, r
     assert budget["threads"] == 20, r
+# The server's tasks are all subjects: no outsider is the stand-in.
+out = [s for s in k["stealers"] if not s["is_benchmark"]]
+print(out)
+assert not [s for s in out if s["comm"].startswith("python")], out
 # The learners ran, and only the server's data sends and receives.
 progs = {p["name"][4:]: p["run_cnt"] for p in k["bpf_cost"]["programs"]}
 assert progs.get("sock_recv_length", 0) > 0, progs
 EOF
+}
+
+@test "the original server traced by pid: its threads in server roles" {
+	require_bpf
+	start_orig
+	traced_against_orig
+}
+
+@test "the original's worker processes traced by pid: in server roles" {
+	require_bpf
+	start_orig --procs
+	traced_against_orig
+	# Said once its workers are reaped, after the client's 0x22.
+	for i in $(seq 50); do
+		grep -qx "SRV: 2000 messages received, 38000 messages sent" \
+			"$BATS_TEST_TMPDIR/orig.log" && return 0
+		sleep 0.1
+	done
+	cat "$BATS_TEST_TMPDIR/orig.log"
+	return 1
 }
 
 @test "the original client against chat_s: exact counts, chat_s's SRV: line" {

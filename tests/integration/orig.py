@@ -5,18 +5,23 @@
 Written from the facts in ../shared/ORIGINAL.md (the wire protocol, the
 threads and the output lines), not from its code, which is not here:
 
-  orig.py server HOST PORT                  like chat_s HOST PORT
+  orig.py server [--procs] HOST PORT        like chat_s HOST PORT
   orig.py client HOST ROOMS MESSAGES PORT   like chat_c HOST ROOMS MSGS PORT
 
 The server has, per connection, a receiver thread (100 bytes with
 MSG_WAITALL, then a release of the connection's semaphore) and a sender
 thread (acquires it, then sends the unit to the 19 others of the room,
 blocking sends); every thread keeps the process's name, as the original's
-did.  With PORT 0 the server says on its first line which port it got
+did.  With --procs each of them is a process of its own, a child of the
+server's, as the original's were (raw clone() without CLONE_THREAD): forked
+once the run's connections are accepted, sharing the semaphores and counts
+through multiprocessing's shared memory, and all reaped before the run's
+SRV: line.  With PORT 0 the server says on its first line which port it got
 (the original did not; tests need it).  Its bugs are not reproduced: only
 what a chatbench client or server sees on the wire and what a foreign
 server looks like to the tracer.
 """
+import multiprocessing
 import socket
 import struct
 import sys
@@ -40,7 +45,7 @@ def recv_exact(sock, n):
     return buf
 
 
-def serve_run(lst, ctl):
+def serve_run(lst, ctl, procs):
     start = recv_exact(ctl, 8)
     if len(start) != 8:
         return
@@ -48,9 +53,19 @@ def serve_run(lst, ctl):
     print("SRV: client connected, rooms = %d messages = %d" % (rooms, msgs),
           flush=True)
     conns = [lst.accept()[0] for _ in range(rooms * USERS)]
-    sems = [threading.Semaphore(0) for _ in conns]
-    received = [0] * len(conns)
-    sent = [0] * len(conns)
+    if procs:
+        # fork: the children inherit the sockets; the semaphores are
+        # unlinked at once, so no resource tracker process is started.
+        mp = multiprocessing.get_context("fork")
+        sems = [mp.Semaphore(0) for _ in conns]
+        received = mp.RawArray("l", len(conns))
+        sent = mp.RawArray("l", len(conns))
+        worker = mp.Process
+    else:
+        sems = [threading.Semaphore(0) for _ in conns]
+        received = [0] * len(conns)
+        sent = [0] * len(conns)
+        worker = threading.Thread
     unit = bytes(UNIT)
 
     def receiver(i):
@@ -75,8 +90,8 @@ def serve_run(lst, ctl):
 
     threads = []
     for i in range(len(conns)):
-        threads.append(threading.Thread(target=receiver, args=(i,)))
-        threads.append(threading.Thread(target=sender, args=(i,)))
+        threads.append(worker(target=receiver, args=(i,)))
+        threads.append(worker(target=sender, args=(i,)))
     for t in threads:
         t.start()
     ctl.sendall(READY)
@@ -89,7 +104,7 @@ def serve_run(lst, ctl):
         c.close()
 
 
-def server(host, port):
+def server(host, port, procs=False):
     lst = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     lst.bind((host, port))
     lst.listen(4096)
@@ -98,7 +113,7 @@ def server(host, port):
     while True:
         ctl = lst.accept()[0]
         try:
-            serve_run(lst, ctl)
+            serve_run(lst, ctl, procs)
         finally:
             ctl.close()
 
@@ -166,9 +181,12 @@ def main(argv):
     if len(argv) == 4 and argv[1] == "server":
         server(argv[2], int(argv[3]))
         return 0
+    if len(argv) == 5 and argv[1] == "server" and argv[2] == "--procs":
+        server(argv[3], int(argv[4]), procs=True)
+        return 0
     if len(argv) == 6 and argv[1] == "client":
         return client(argv[2], int(argv[3]), int(argv[4]), int(argv[5]))
-    print("usage: orig.py server HOST PORT\n"
+    print("usage: orig.py server [--procs] HOST PORT\n"
           "       orig.py client HOST ROOMS MESSAGES PORT", file=sys.stderr)
     return 2
 
