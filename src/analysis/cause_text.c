@@ -331,6 +331,12 @@ static void describe_offline(struct diag_cause *c, const struct kstats *k,
 		 (double)k->wall_ns / 1e9, s->offline_pct, r->offline_pct);
 }
 
+/* -0.0 printed as 0.0: a mean of weights 1024 reads back a hair off. */
+static double no_neg_zero(double x)
+{
+	return fabs(x) < 0.05 ? 0 : x;
+}
+
 /* The kernel's weight of a nice value: 1024 at 0, 1.25 times per step. */
 static double nice_to_weight(double nice)
 {
@@ -408,7 +414,7 @@ static void describe_weight(struct diag_cause *c, const struct kstats *k,
 		 "scheduling weight: the %s of %s (pid %d) ran at weight %.0f vs %.0f in the other runs, as at nice %.1f vs %.1f (reniced, SCHED_IDLE, or started so): %s",
 		 role >= 0 ? role_table[role].words : "threads",
 		 side_names[side], (int)c->pid, nice_to_weight(now),
-		 nice_to_weight(base), now, base,
+		 nice_to_weight(base), no_neg_zero(now), no_neg_zero(base),
 		 up ? "they waited longer for the CPUs, and the work per message grew around them" :
 		      "they took the CPUs from the benchmark's other threads");
 }
