@@ -56,7 +56,6 @@ pin pin 3 server
 drop drop 3 server
 drop-r4 drop 4 server
 renice renice 3 server
-renice-client renice 2 client
 "
 entry() {
 	awk -v n="$1" '$1 == n { print $2, $3, $4 }' <<<"$entries"
