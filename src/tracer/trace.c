@@ -30,6 +30,7 @@
 #include "tracer/snapshot.h"
 #include "tracer/trace.h"
 #include "util/roles.h"
+#include "util/rtraise.h"
 #include "util/timeutil.h"
 #include "trace.skel.h"
 #include "util/fmt.h"
@@ -98,10 +99,7 @@ struct trace {
 	bool stats_wanted;
 	bool stats_all_run;		/* CHATBENCH_BPF_STATS=all */
 	/* The run's controlling thread, raised between begin and end. */
-	bool raised;
-	pthread_t raised_thr;
-	int saved_policy;
-	struct sched_param saved_param;
+	struct rt_raised raised;
 	uint64_t timed_ns;		/* this run's timing window */
 };
 
@@ -814,25 +812,13 @@ static void *sampler_main(void *arg)
  */
 static void raise_caller(struct trace *t)
 {
-	struct sched_param sp = { .sched_priority = 1 };
-
-	t->raised = false;
-	t->raised_thr = pthread_self();
-	if (pthread_getschedparam(pthread_self(), &t->saved_policy,
-				  &t->saved_param))
-		return;
-	if (t->saved_policy != SCHED_OTHER)
-		return;
-	t->raised = !pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	rt_raise_self(&t->raised);
 }
 
+/* chat_s may end a run on another thread than the one that began. */
 static void lower_caller(struct trace *t)
 {
-	/* chat_s may end a run on another thread than the one that began. */
-	if (t->raised)
-		pthread_setschedparam(t->raised_thr, t->saved_policy,
-				      &t->saved_param);
-	t->raised = false;
+	rt_lower(&t->raised);
 }
 
 int trace_run_begin(struct trace *t)

@@ -19,6 +19,7 @@
 #include "output/json/kstats_json.h"
 #include "tracer/kstats.h"
 #include "tracer/trace.h"
+#include "util/rtraise.h"
 #include "workload/proto.h"
 #include "workload/server/srv_trace.h"
 #include "workload/server/srvlog.h"
@@ -245,13 +246,20 @@ static char *record_of(const struct srv_tracer *st, const struct kstats *k,
 	return frame(o, len);
 }
 
-/* One claimed run less; the group's last ends the trace.  Under lock. */
+/*
+ * One claimed run less; the group's last ends the trace.  Under lock.
+ * The record is made at real-time priority: beside a burner at nice -20
+ * (the very thing it may have to name) a normal thread took seconds to
+ * make it, and the client's next run waited for it.
+ */
 static void drop_ref(struct srv_tracer *st)
 {
+	struct rt_raised rt;
 	struct kstats *k;
 
 	if (--st->refs)
 		return;
+	rt_raise_self(&rt);
 	k = st->begun ? trace_run_end(st->t) : NULL;
 	trace_detach(st->t);
 	free(st->rec);
@@ -261,6 +269,7 @@ static void drop_ref(struct srv_tracer *st)
 			    "off: the run failed before it started",
 			    &st->rec_len);
 	kstats_free(k);
+	rt_lower(&rt);
 	st->rec_group = st->group;
 	st->group = 0;
 	st->nruns = 0;
