@@ -111,9 +111,10 @@ policies_of() {
 }
 
 @test "--sched all=batch puts both sides' benchmark threads under SCHED_BATCH" {
-	# 8 s of schedule: time enough to look at every thread.
+	# 4 s of schedule: time enough to look at every thread (the
+	# loops below take tenths of a second).
 	"$CHAT_C" -q --no-trace --rate 50 --sched all=batch --nice client=3 \
-		-j "$J" 127.0.0.1 2 400 "$SRV_PORT" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+		-j "$J" 127.0.0.1 2 200 "$SRV_PORT" >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	CLI_PID=$!
 	wait_threads "$CLI_PID" cli_rcv 40
 	wait_threads "$SRV_PID" srv_snd 40
