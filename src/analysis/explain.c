@@ -100,6 +100,14 @@ static void define_lines(struct explain *e, struct ex_def *defs)
 		def_line(e, defs, K_WAIT_HOLDER, CB_HOLD_CLASS(i), EX_THREADS,
 			 "ns/msg", name, words);
 	}
+	def_line(e, defs, K_WAIT_HOLDER, KB_HOLD_SOFTIRQ, EX_THREADS,
+		 "ns/msg", "wait:softirq",
+		 "waiting to run while the CPU was in softirq");
+	def_line(e, defs, K_WAIT_HOLDER, KB_HOLD_IRQ, EX_THREADS, "ns/msg",
+		 "wait:irq", "waiting to run while the CPU was in interrupts");
+	def_line(e, defs, K_WAIT_HOLDER, KB_HOLD_STEAL, EX_THREADS,
+		 "ns/msg", "wait:steal",
+		 "waiting to run while the hypervisor took the CPU");
 	def_line(e, defs, K_WAIT_UNKNOWN, 0, EX_THREADS, "ns/msg",
 		 "wait:unknown", "waiting to run, holder unknown");
 	for (i = 0; i < CB_NR_BLOCKS; i++) {

@@ -32,7 +32,7 @@ static void pm_per(const struct ks_budget *b, double m, struct loss_pm *pm)
 	for (i = 0; i < KB_NR_CPU_LINES; i++)
 		pm->v[LL_CPU(i)] = (double)b->cpus.line[i] / m;
 	pm->v[LL_ONCPU] = (double)t->oncpu_ns / m;
-	for (i = 0; i < CB_NR_HOLDERS; i++)
+	for (i = 0; i < KB_NR_HOLDERS; i++)
 		pm->v[LL_WAIT(i)] = (double)t->wait_by[i] / m;
 	pm->v[LL_WAIT_UNKNOWN] = (double)t->wait_unknown_ns / m;
 	for (i = 0; i < CB_NR_BLOCKS; i++)

@@ -21,8 +21,8 @@
 /* The lines of a budget per message: the CPUs', then the threads'. */
 #define LL_CPU(l)	(l)				/* enum kb_cpu_line */
 #define LL_ONCPU	KB_NR_CPU_LINES
-#define LL_WAIT(h)	(LL_ONCPU + 1 + (h))		/* CB_HOLD_* */
-#define LL_WAIT_UNKNOWN	LL_WAIT(CB_NR_HOLDERS)
+#define LL_WAIT(h)	(LL_ONCPU + 1 + (h))	/* CB_HOLD_*, KB_HOLD_* */
+#define LL_WAIT_UNKNOWN	LL_WAIT(KB_NR_HOLDERS)
 #define LL_BLOCK(b)	(LL_WAIT_UNKNOWN + 1 + (b))	/* enum cb_block */
 #define LL_GONE		LL_BLOCK(CB_NR_BLOCKS)
 #define LL_NR		(LL_GONE + 1)

@@ -41,7 +41,7 @@ static int holder_by_name(const char *name)
 {
 	int h;
 
-	for (h = 0; h < CB_NR_HOLDERS; h++)
+	for (h = 0; h < KB_NR_HOLDERS; h++)
 		if (!strcmp(name, kb_holder_name(h)))
 			return h;
 	return -1;
@@ -95,7 +95,7 @@ static int load_threads(const json_t *o, struct kb_threads *t)
 	}
 	/* Each whole is the sum of its lines: 1 % slack for rounding. */
 	waits = (int64_t)t->wait_unknown_ns;
-	for (i = 0; i < CB_NR_HOLDERS; i++)
+	for (i = 0; i < KB_NR_HOLDERS; i++)
 		waits += (int64_t)t->wait_by[i];
 	for (i = 0; i < CB_NR_BLOCKS; i++)
 		blocks += (int64_t)t->blocked_by[i];

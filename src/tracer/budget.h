@@ -25,12 +25,24 @@
 
 #include "chatbench.h"
 
+/*
+ * Waiting to run, by what held the CPU: the CB_HOLD_* of the task that
+ * ran (a role, an idle CPU, an outsider's class), then the kernel's own
+ * work inside those slices (its tick accounting, split out of each
+ * holder's waits on that CPU in the proportion it took of the holder's
+ * slices there): softirq, interrupts, the hypervisor's steal.
+ */
+#define KB_HOLD_SOFTIRQ	CB_NR_HOLDERS
+#define KB_HOLD_IRQ	(CB_NR_HOLDERS + 1)
+#define KB_HOLD_STEAL	(CB_NR_HOLDERS + 2)
+#define KB_NR_HOLDERS	(CB_NR_HOLDERS + 3)
+
 struct kb_threads {
 	uint64_t threads;	/* alive at the start */
 	uint64_t total_ns;	/* threads x wall */
 	uint64_t oncpu_ns;
 	uint64_t wait_ns;	/* on a run queue, however held */
-	uint64_t wait_by[CB_NR_HOLDERS];	/* of wait_ns, by holder */
+	uint64_t wait_by[KB_NR_HOLDERS];	/* of wait_ns, by holder */
 	uint64_t wait_unknown_ns;	/* wait_ns less wait_by */
 	uint64_t blocked_ns;
 	uint64_t blocked_by[CB_NR_BLOCKS];

@@ -33,5 +33,11 @@ const char *kb_holder_name(int holder)
 		return "idle_cpu";
 	if (holder > CB_HOLD_IDLE && holder < CB_NR_HOLDERS)
 		return outsider[holder - CB_HOLD_CLASS(0)];
+	if (holder == KB_HOLD_SOFTIRQ)
+		return "softirq";
+	if (holder == KB_HOLD_IRQ)
+		return "irq";
+	if (holder == KB_HOLD_STEAL)
+		return "steal";
 	return "?";
 }

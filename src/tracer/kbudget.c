@@ -9,6 +9,7 @@
  * hidden: a large one says the tracer missed something.
  */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tracer/budget.h"
@@ -41,10 +42,52 @@ static int64_t learned_in_run(int r, const struct ks_snap *a,
 	return b->open.learned[r] - a->open.learned[r];
 }
 
+/*
+ * What the kernel's softirq, interrupt and steal time took of one CPU's
+ * lines (cpu_of): the share carved out of each line's slices, and how
+ * the carve was made up.  A thread waiting behind a holder on that CPU
+ * waited that share of the time behind the kernel's work instead.
+ */
+struct kb_carve {
+	double frac[KB_NR_CPU_LINES];
+	double mix[3];		/* softirq, irq, steal */
+};
+
+/* The CPU line a waiter's holder's slices are counted in. */
+static int holder_line(int h)
+{
+	if (h == CB_ROLE_KSOFTIRQD)
+		return KB_CPU_KSOFTIRQD;
+	if (h >= 0 && h < CB_NR_ROLES)
+		return KB_CPU_BENCH;
+	if (h == CB_HOLD_IDLE)
+		return KB_CPU_IDLE;
+	return KB_CPU_CLASS(h - CB_HOLD_CLASS(0));
+}
+
+/* A role's waits on CPU c behind each holder, the kernel's split out. */
+static void waits_of(struct kb_threads *o, const struct cb_role_stats *ra,
+		     const struct cb_role_stats *rb, const struct kb_carve *cv,
+		     double *kern)
+{
+	double w, k;
+	int i, j;
+
+	for (i = 0; i < CB_NR_HOLDERS; i++) {
+		w = (double)pos(d64(rb->wait_by[i], ra->wait_by[i]));
+		k = cv ? w * cv->frac[holder_line(i)] : 0;
+		o->wait_by[i] += (uint64_t)(w - k);
+		for (j = 0; cv && j < 3; j++)
+			kern[j] += k * cv->mix[j];
+	}
+}
+
 static void threads_of(struct kb_threads *o, int r, const struct ks_snap *a,
-		       const struct ks_snap *b, uint64_t wall)
+		       const struct ks_snap *b, uint64_t wall,
+		       const struct kb_carve *cv)
 {
 	int64_t wait = 0, blocked[CB_NR_BLOCKS] = { 0 }, by = 0, oncpu = 0, n;
+	double kern[3] = { 0 };
 	int c, i;
 
 	memset(o, 0, sizeof(*o));
@@ -56,10 +99,11 @@ static void threads_of(struct kb_threads *o, int r, const struct ks_snap *a,
 		wait += d64(rb->runnable_ns, ra->runnable_ns);
 		for (i = 0; i < CB_NR_BLOCKS; i++)
 			blocked[i] += d64(rb->blocked_by[i], ra->blocked_by[i]);
-		for (i = 0; i < CB_NR_HOLDERS; i++)
-			o->wait_by[i] += pos(d64(rb->wait_by[i],
-						 ra->wait_by[i]));
+		waits_of(o, ra, rb, cv ? &cv[c] : NULL, kern);
 	}
+	o->wait_by[KB_HOLD_SOFTIRQ] = (uint64_t)kern[0];
+	o->wait_by[KB_HOLD_IRQ] = (uint64_t)kern[1];
+	o->wait_by[KB_HOLD_STEAL] = (uint64_t)kern[2];
 	wait += d64(b->open.runnable_ns[r], a->open.runnable_ns[r]);
 	n = (int64_t)a->open.threads[r] + learned_in_run(r, a, b);
 	o->threads = n > 0 ? (uint64_t)n : 0;
@@ -72,7 +116,7 @@ static void threads_of(struct kb_threads *o, int r, const struct ks_snap *a,
 		o->blocked_by[i] = pos(blocked[i]);
 		o->blocked_ns += o->blocked_by[i];
 	}
-	for (i = 0; i < CB_NR_HOLDERS; i++)
+	for (i = 0; i < KB_NR_HOLDERS; i++)
 		by += (int64_t)o->wait_by[i];
 	/*
 	 * The holders' integral misses waiters the balancer moved (their
@@ -99,7 +143,7 @@ static void add_threads(struct kb_threads *s, const struct kb_threads *t,
 	s->total_ns += t->total_ns;
 	s->oncpu_ns += t->oncpu_ns;
 	s->wait_ns += t->wait_ns;
-	for (i = 0; i < CB_NR_HOLDERS; i++)
+	for (i = 0; i < KB_NR_HOLDERS; i++)
 		s->wait_by[i] += t->wait_by[i];
 	s->wait_unknown_ns += t->wait_unknown_ns;
 	s->blocked_ns += t->blocked_ns;
@@ -153,11 +197,12 @@ static int64_t take(int64_t *from, int64_t want)
  * proportion, then idle (an interrupt that woke an idle CPU).
  */
 static void cpu_of(int64_t *line, int c, const struct ks_snap *a,
-		   const struct ks_snap *b, uint64_t wall)
+		   const struct ks_snap *b, uint64_t wall, struct kb_carve *cv)
 {
 	const struct cb_sched_cpu *sa = &a->sched[c], *sb = &b->sched[c];
 	const struct sys_cpustat *pa = &a->cpustat[c], *pb = &b->cpustat[c];
 	int64_t l[KB_NR_CPU_LINES] = { 0 }, carve, busy = 0, got, rest;
+	int64_t orig[KB_NR_CPU_LINES];
 	int r, i;
 
 	for (r = 0; r < CB_ROLE_KSOFTIRQD; r++)
@@ -176,6 +221,13 @@ static void cpu_of(int64_t *line, int c, const struct ks_snap *a,
 		l[KB_CPU_STEAL] = pos(d64(pb->steal_ns, pa->steal_ns));
 	}
 	carve = l[KB_CPU_SOFTIRQ] + l[KB_CPU_IRQ] + l[KB_CPU_STEAL];
+	memcpy(orig, l, sizeof(orig));
+	memset(cv, 0, sizeof(*cv));
+	if (carve > 0) {
+		cv->mix[0] = (double)l[KB_CPU_SOFTIRQ] / (double)carve;
+		cv->mix[1] = (double)l[KB_CPU_IRQ] / (double)carve;
+		cv->mix[2] = (double)l[KB_CPU_STEAL] / (double)carve;
+	}
 	carve -= take(&l[KB_CPU_KSOFTIRQD], carve);
 	busy = l[KB_CPU_BENCH];
 	for (i = 0; i < CB_NR_CLASSES; i++)
@@ -196,6 +248,10 @@ static void cpu_of(int64_t *line, int c, const struct ks_snap *a,
 	}
 	if (carve > 0)
 		take(&l[KB_CPU_IDLE], carve);
+	for (i = 0; i < KB_NR_CPU_LINES; i++)
+		if (orig[i] > 0 && i != KB_CPU_SOFTIRQ && i != KB_CPU_IRQ &&
+		    i != KB_CPU_STEAL)
+			cv->frac[i] = (double)(orig[i] - l[i]) / (double)orig[i];
 	rest = (int64_t)wall;
 	for (i = 0; i < KB_NR_CPU_LINES; i++)
 		rest -= l[i];
@@ -212,6 +268,7 @@ void kb_from_snaps(struct ks_budget *kb, const struct ks_snap *a,
 		   const struct ks_snap *b)
 {
 	uint64_t wall = b->t_ns > a->t_ns ? b->t_ns - a->t_ns : 0;
+	struct kb_carve *cv;
 	int r, c;
 
 	memset(kb, 0, sizeof(*kb));
@@ -219,14 +276,19 @@ void kb_from_snaps(struct ks_budget *kb, const struct ks_snap *a,
 		return;
 	kb->valid = true;
 	kb->wall_ns = wall;
-	for (r = 0; r < CB_NR_ROLES; r++)
-		threads_of(&kb->role[r], r, a, b, wall);
-	kb_sum_subjects(kb);
+	/* Without memory the waits keep their holders, kernel included. */
+	cv = calloc((size_t)b->ncpus, sizeof(*cv));
 	kb->cpus.ncpus = (uint64_t)b->ncpus;
 	kb->cpus.supply_ns = kb->cpus.ncpus * wall;
 	for (c = 0; c < b->ncpus; c++) {
-		cpu_of(kb->cpus.line, c, a, b, wall);
+		struct kb_carve scratch;
+
+		cpu_of(kb->cpus.line, c, a, b, wall, cv ? &cv[c] : &scratch);
 		if ((!a->cpustat[c].online || !b->cpustat[c].online) && c < 64)
 			kb->cpus.offline_cpus |= 1ULL << c;
 	}
+	for (r = 0; r < CB_NR_ROLES; r++)
+		threads_of(&kb->role[r], r, a, b, wall, cv);
+	kb_sum_subjects(kb);
+	free(cv);
 }

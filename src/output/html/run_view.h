@@ -28,6 +28,7 @@ enum bt_seg {
 	BT_WAIT_KSOFTIRQD,
 	BT_WAIT_IDLE,
 	BT_WAIT_OUTSIDER,
+	BT_WAIT_KERNEL,		/* softirq, interrupts, steal */
 	BT_WAIT_UNKNOWN,
 	BT_BLOCKED,		/* + enum cb_block */
 	BT_GONE = BT_BLOCKED + CB_NR_BLOCKS,

@@ -33,6 +33,9 @@ static int thr_seg(const char *name)
 		return BT_WAIT_IDLE;
 	if (!strncmp(name, "wait:outsider_", 14))
 		return BT_WAIT_OUTSIDER;
+	if (!strcmp(name, "wait:softirq") || !strcmp(name, "wait:irq") ||
+	    !strcmp(name, "wait:steal"))
+		return BT_WAIT_KERNEL;
 	if (!strcmp(name, "wait:unknown"))
 		return BT_WAIT_UNKNOWN;
 	if (!strcmp(name, "threads:gone"))

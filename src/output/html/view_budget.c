@@ -22,6 +22,7 @@ static const char *const bt_words_tab[BT_BLOCKED] = {
 	[BT_WAIT_KSOFTIRQD] = "waiting behind ksoftirqd",
 	[BT_WAIT_IDLE] = "waiting on an idle CPU (a late wakeup)",
 	[BT_WAIT_OUTSIDER] = "waiting behind outsiders",
+	[BT_WAIT_KERNEL] = "waiting while the CPU was in softirq, interrupts or steal",
 	[BT_WAIT_UNKNOWN] = "waiting, holder not known",
 };
 
@@ -31,6 +32,7 @@ static const char *const bt_names_tab[BT_BLOCKED] = {
 	[BT_WAIT_KSOFTIRQD] = "wait_ksoftirqd",
 	[BT_WAIT_IDLE] = "wait_idle_cpu",
 	[BT_WAIT_OUTSIDER] = "wait_outsider",
+	[BT_WAIT_KERNEL] = "wait_kernel",
 	[BT_WAIT_UNKNOWN] = "wait_unknown",
 };
 
@@ -68,6 +70,8 @@ static int holder_seg(int h)
 		return BT_WAIT_OWN;
 	if (h == CB_HOLD_IDLE)
 		return BT_WAIT_IDLE;
+	if (h >= CB_NR_HOLDERS)
+		return BT_WAIT_KERNEL;
 	return BT_WAIT_OUTSIDER;
 }
 
@@ -130,7 +134,7 @@ static void host_budget(const json_t *k, const struct loss_account *acct,
 	}
 	bv->valid = true;
 	bv->thr[BT_ONCPU] = (double)t->oncpu_ns;
-	for (i = 0; i < CB_NR_HOLDERS; i++)
+	for (i = 0; i < KB_NR_HOLDERS; i++)
 		bv->thr[holder_seg(i)] += (double)t->wait_by[i];
 	bv->thr[BT_WAIT_UNKNOWN] = (double)t->wait_unknown_ns;
 	for (i = 0; i < CB_NR_BLOCKS; i++)

@@ -14,7 +14,7 @@ static json_t *threads_json(const struct kb_threads *t)
 	json_t *wait = json_object(), *blk = json_object();
 	int i;
 
-	for (i = 0; i < CB_NR_HOLDERS; i++)
+	for (i = 0; i < KB_NR_HOLDERS; i++)
 		if (t->wait_by[i])
 			json_object_set_new(wait, kb_holder_name(i),
 				json_integer((json_int_t)t->wait_by[i]));

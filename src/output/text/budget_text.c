@@ -81,7 +81,7 @@ static void print_parts(struct col *c, struct part *p, int n, int max,
 static void print_role(FILE *f, const char *name, const struct kb_threads *t,
 		       bool verbose)
 {
-	struct part p[CB_NR_HOLDERS + CB_NR_BLOCKS + 1];
+	struct part p[KB_NR_HOLDERS + CB_NR_BLOCKS + 1];
 	double whole = t->total_ns ? (double)t->total_ns : 1;
 	int max = verbose ? 99 : 1, i, n = 0;
 	struct col c = { f, 0 };
@@ -89,7 +89,7 @@ static void print_role(FILE *f, const char *name, const struct kb_threads *t,
 	put(&c, "  %-9s %4" PRIu64 ": cpu %.1f", name, t->threads,
 	    100.0 * t->oncpu_ns / whole);
 	put(&c, " | wait %.1f", 100.0 * t->wait_ns / whole);
-	for (i = 0; i < CB_NR_HOLDERS; i++)
+	for (i = 0; i < KB_NR_HOLDERS; i++)
 		p[n++] = (struct part){ kb_holder_name(i), t->wait_by[i] };
 	p[n++] = (struct part){ "unknown", t->wait_unknown_ns };
 	print_parts(&c, p, n, max, whole);
