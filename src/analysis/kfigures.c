@@ -26,6 +26,26 @@ static void budget_figures(const struct ks_budget *b, struct kfigures *f)
 	f->unint_pct = 100.0 * (double)t->blocked_by[CB_BLOCK_UNINT] / whole;
 }
 
+/* The highest and the lowest of some values, and whose they are. */
+struct who_range {
+	bool any;
+	double max, min;
+	int max_who, min_who;
+};
+
+static void range_add(struct who_range *w, double v, int who)
+{
+	if (!w->any || v > w->max) {
+		w->max = v;
+		w->max_who = who;
+	}
+	if (!w->any || v < w->min) {
+		w->min = v;
+		w->min_who = who;
+	}
+	w->any = true;
+}
+
 /*
  * The roles' mean weight on CPU, as the nice of that weight (1.25 per
  * step from 1024 at 0): a role must have run a millisecond, so that a
@@ -34,29 +54,22 @@ static void budget_figures(const struct ks_budget *b, struct kfigures *f)
  */
 static void nice_range(const struct kstats *k, struct kfigures *f)
 {
-	bool any = false;
-	double n;
+	struct who_range w = { .max_who = -1, .min_who = -1 };
 	int r;
 
-	f->nice_max_role = f->nice_min_role = -1;
 	for (r = 0; r < KS_NR_ROLES; r++) {
 		const struct ks_role *ro = &k->role[r];
 
 		if (!role_is_worker(r) || !ro->weight_ns ||
 		    ro->oncpu_ns < 1000000)
 			continue;
-		n = -log((double)ro->weight_ns / (double)ro->oncpu_ns / 1024) /
-		    log(1.25);
-		if (!any || n > f->nice_max) {
-			f->nice_max = n;
-			f->nice_max_role = r;
-		}
-		if (!any || n < f->nice_min) {
-			f->nice_min = n;
-			f->nice_min_role = r;
-		}
-		any = true;
+		range_add(&w, -log((double)ro->weight_ns /
+				   (double)ro->oncpu_ns / 1024) / log(1.25), r);
 	}
+	f->nice_max = w.max;
+	f->nice_min = w.min;
+	f->nice_max_role = w.max_who;
+	f->nice_min_role = w.min_who;
 }
 
 /* A group's weight in nice steps: its cgroup's and its autogroup's. */
@@ -73,28 +86,20 @@ double kfigures_group_nice(const struct ks_proc *p)
 
 static void group_range(const struct kstats *k, struct kfigures *f)
 {
-	bool any = false;
-	double n;
+	struct who_range w = { .max_who = -1, .min_who = -1 };
 	int i;
 
-	f->grp_max_side = f->grp_min_side = -1;
 	for (i = 0; i < CB_NR_SIDES; i++) {
 		const struct ks_proc *p = &k->proc[i];
 
 		/* A process of another host (pid 0) is not weighed here. */
-		if (!p->pid || (!p->cpu_weight && !p->ag_valid))
-			continue;
-		n = kfigures_group_nice(p);
-		if (!any || n > f->grp_nice_max) {
-			f->grp_nice_max = n;
-			f->grp_max_side = i;
-		}
-		if (!any || n < f->grp_nice_min) {
-			f->grp_nice_min = n;
-			f->grp_min_side = i;
-		}
-		any = true;
+		if (p->pid && (p->cpu_weight || p->ag_valid))
+			range_add(&w, kfigures_group_nice(p), i);
 	}
+	f->grp_nice_max = w.max;
+	f->grp_nice_min = w.min;
+	f->grp_max_side = w.max_who;
+	f->grp_min_side = w.min_who;
 }
 
 void kfigures_from(const struct kstats *k, struct kfigures *f)

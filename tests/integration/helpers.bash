@@ -129,6 +129,24 @@ veth_link() {
 	ip -n "$3" link set "${5}b" up
 }
 
+# A star of network namespaces: the server's $1-s and $3 client
+# namespaces $1-c1.., client k reached over its own veth pair at
+# 10.$2.k.1 (server side) and 10.$2.k.2.  Appends the namespaces to
+# NETNS (the caller's teardown deletes them) and sets SRV_WRAP to run a
+# command in the server's.
+netns_star() {
+	local tag=$1 net=$2 n=$3 k
+	NETNS+=("$tag-s")
+	ip netns add "$tag-s"
+	for k in $(seq "$n"); do
+		NETNS+=("$tag-c$k")
+		ip netns add "$tag-c$k"
+		veth_link "$tag-s" "10.$net.$k.1" "$tag-c$k" "10.$net.$k.2" \
+			"${tag}$k"
+	done
+	SRV_WRAP=(ip netns exec "$tag-s")
+}
+
 # SIGKILLs and reaps the background processes whose pids are given.
 kill_all() {
 	local p

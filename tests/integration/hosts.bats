@@ -36,19 +36,10 @@ need_netns() {
 	command -v ip >/dev/null || skip "needs iproute2"
 }
 
-# The server's namespace $TAG-s (10.205.0.1) and $1 client namespaces
-# $TAG-c1.. (10.205.k.2), each with its own veth pair to the server.
+# The server's namespace $TAG-s and $1 client namespaces $TAG-c1..,
+# client k reaching the server at 10.205.k.1.
 make_hosts() {
-	local k
-	NETNS=("$TAG-s")
-	ip netns add "$TAG-s"
-	for k in $(seq "$1"); do
-		NETNS+=("$TAG-c$k")
-		ip netns add "$TAG-c$k"
-		veth_link "$TAG-s" "10.205.$k.1" "$TAG-c$k" "10.205.$k.2" \
-			"${TAG}$k"
-	done
-	SRV_WRAP=(ip netns exec "$TAG-s")
+	netns_star "$TAG" 205 "$1"
 }
 
 # A provoked slowdown is a matter of timing, which a sanitizer hides.

@@ -101,15 +101,7 @@ assert_merged_report() {
 	command -v ip >/dev/null || skip "needs iproute2"
 	require_bpf
 	local tag="cm$$" k pids=() h="$BATS_TEST_TMPDIR/live.html" trace
-	NETNS=("$tag-s")
-	ip netns add "$tag-s"
-	for k in 1 2 3; do
-		NETNS+=("$tag-c$k")
-		ip netns add "$tag-c$k"
-		veth_link "$tag-s" "10.207.$k.1" "$tag-c$k" "10.207.$k.2" \
-			"${tag}$k"
-	done
-	SRV_WRAP=(ip netns exec "$tag-s")
+	netns_star "$tag" 207 3
 	launch_server 0.0.0.0 --clients 3 --timeout 10
 	for k in 1 2 3; do
 		trace=--no-trace
