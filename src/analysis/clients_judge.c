@@ -32,12 +32,7 @@ int clients_judge(const struct clients_merge *m,
 	memset(s, 0, sizeof(*s));
 	if (clients_saved_runs(m, files, &sr, missing, mlen, err, len))
 		return -1;
-	/* The series owns the runs now: series_free() releases them. */
-	s->rooms = sr.rooms;
-	s->messages = sr.messages;
-	s->users = sr.users;
-	s->runs = sr.runs;
-	s->attempted = sr.n;
+	saved_runs_to_series(&sr, s);
 	if (series_analyse(s, NULL, threshold(&files[0]))) {
 		snprintf(err, len, "out of memory");
 		return -1;

@@ -13,6 +13,7 @@
 #include "results/kstats_load.h"
 #include "results/results.h"
 #include "results/series_load.h"
+#include "analysis/series_record.h"
 #include "tracer/kstats.h"
 
 static double get_num(const json_t *o, const char *key)
@@ -223,4 +224,19 @@ int saved_runs_load(const struct result_group *g, struct saved_runs *s,
 	if (no_iv)
 		add_missing(missing, mlen, "intervals");
 	return 0;
+}
+
+void saved_runs_to_series(struct saved_runs *sr, struct series *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->rooms = sr->rooms;
+	s->messages = sr->messages;
+	s->users = sr->users;
+	s->sweep_param = sr->sweep_param;
+	s->sweep_value = sr->sweep_value;
+	s->sweep_text = sr->sweep_text;
+	s->runs = sr->runs;
+	s->attempted = sr->n;
+	sr->runs = NULL;
+	sr->n = 0;
 }

@@ -37,5 +37,11 @@ struct saved_runs {
 int saved_runs_load(const struct result_group *g, struct saved_runs *out,
 		    char *missing, size_t mlen, char *err, size_t len);
 void saved_runs_free(struct saved_runs *sr);
+/*
+ * Hands sr's runs and point over to s (zeroed first): series_free()
+ * releases them from then on.
+ */
+struct series;
+void saved_runs_to_series(struct saved_runs *sr, struct series *s);
 
 #endif

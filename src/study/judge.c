@@ -83,15 +83,7 @@ int judge_series_load(const struct result_group *g, struct series *s,
 	memset(s, 0, sizeof(*s));
 	if (saved_runs_load(g, &sr, missing, mlen, err, len))
 		return -1;
-	/* The series owns the runs now: series_free() releases them. */
-	s->rooms = sr.rooms;
-	s->messages = sr.messages;
-	s->users = sr.users;
-	s->sweep_param = sr.sweep_param;
-	s->sweep_value = sr.sweep_value;
-	s->sweep_text = sr.sweep_text;
-	s->runs = sr.runs;
-	s->attempted = sr.n;
+	saved_runs_to_series(&sr, s);
 	return 0;
 }
 
