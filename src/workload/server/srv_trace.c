@@ -281,6 +281,7 @@ char *srv_trace_end(struct srv_tracer *st, unsigned long group, bool claimed,
 {
 	struct timespec ts;
 	char *copy = NULL;
+	bool made;
 
 	if (!st || !claimed)
 		return record_of(st, NULL, 0, why, len);
@@ -292,7 +293,8 @@ char *srv_trace_end(struct srv_tracer *st, unsigned long group, bool claimed,
 	while (st->group == group &&
 	       !pthread_cond_timedwait(&st->cond, &st->lock, &ts))
 		;
-	if (st->rec_group == group && st->rec) {
+	made = st->rec_group == group;
+	if (made && st->rec) {
 		copy = malloc(st->rec_len);
 		if (copy) {
 			memcpy(copy, st->rec, st->rec_len);
@@ -300,7 +302,7 @@ char *srv_trace_end(struct srv_tracer *st, unsigned long group, bool claimed,
 		}
 	}
 	pthread_mutex_unlock(&st->lock);
-	if (!copy && st->rec_group != group)
+	if (!made)
 		return record_of(st, NULL, 0,
 				 "off: the other runs of its group did not end in time",
 				 len);
