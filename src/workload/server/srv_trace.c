@@ -98,7 +98,8 @@ struct srv_tracer *srv_trace_open(enum srv_trace_mode mode, uint16_t port,
 	};
 	/*
 	 * By default the programs are loaded when a client first asks:
-	 * loading parses the kernel's BTF (100-150 ms), which every start
+	 * loading (the BTF, maps, the verifier) makes a traced 1 x 1 run 60-70 ms
+	 * slower than an untraced one here, which every start
 	 * of a server nobody asks would pay.  What can be known cheaply
 	 * (privileges, BTF) is said at start.
 	 */
