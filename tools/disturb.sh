@@ -32,6 +32,11 @@
 #                                          at nice N (19); the threads it
 #                                          starts inherit it; back to
 #                                          their nice after the run
+#   tools/disturb.sh FILE RUN idle PID     every thread of the process at
+#                                          SCHED_IDLE; back to SCHED_OTHER
+#   tools/disturb.sh FILE RUN shares PID   move the process into a cgroup
+#                                          of the least CPU weight
+#                                          (cpu.shares 2, cpu.weight 1)
 #   tools/disturb.sh FILE RUN drop         drop 5 % of the TCP segments
 #                                          with data arriving on lo (a tc
 #                                          ingress program, OUT/tc_drop.
@@ -43,7 +48,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-build}
-[ $# -ge 3 ] || { sed -n '4,42p' "$0" >&2; exit 2; }
+[ $# -ge 3 ] || { sed -n '4,47p' "$0" >&2; exit 2; }
 file=$1 target=$2 what=$3
 shift 3
 deadline=$((SECONDS + ${TIMEOUT:-120}))
@@ -95,7 +100,7 @@ mount_of() {
 
 saved_r= saved_w= hog= pins=() cg= cg_pid= cg_home= stopped=
 tracer= fz= fz_pid= fz_home= fz_state= fz_thaw= offline= clsact=
-reniced= renice_back=
+reniced= renice_back= idled=
 restore() {
 	# Undo everything, whatever a step before returned: under set -e
 	# a failed kill or wait (a hog killed by SIGTERM waits as 143)
@@ -119,6 +124,11 @@ restore() {
 		echo "$cg_pid" >"$cg_home/cgroup.procs" 2>/dev/null || true
 		rmdir "$cg" 2>/dev/null || true
 	fi
+	if [ -n "$idled" ]; then
+		for t in /proc/"$idled"/task/*; do
+			chrt -o -p 0 "${t##*/}" >/dev/null 2>&1
+		done
+	fi
 	if [ -n "$reniced" ]; then
 		for t in /proc/"$reniced"/task/*; do
 			renice -n "$renice_back" -p "${t##*/}" >/dev/null 2>&1
@@ -137,7 +147,7 @@ trap restore EXIT
 
 # Mistakes in the arguments show now, not after RUN-1 runs.
 case $what in
-ptrace|freeze|renice)
+ptrace|freeze|renice|idle|shares)
 	[[ ${1:-} =~ ^[0-9]+$ ]] && [ -d /proc/"$1" ] ||
 		{ echo "disturb: no process '${1:-}'" >&2; exit 2; }
 	[ "$what" != ptrace ] || command -v strace >/dev/null || {
@@ -166,7 +176,8 @@ hog|sockbuf|pin|quota|stop)
 	;;
 *)
 	echo "disturb: unknown disturbance '$what' (hog, sockbuf, pin," \
-		"quota, stop, rt, ptrace, freeze, renice, offline, drop)" >&2
+		"quota, stop, rt, ptrace, freeze, renice, idle, shares," \
+		"offline, drop)" >&2
 	exit 2
 	;;
 esac
@@ -200,6 +211,34 @@ pin)
 		done
 		pins+=("$p")
 	done
+	;;
+idle)
+	# As renice: the threads of the next run inherit the main thread's
+	# policy.  The watcher takes real-time priority, as beside a hog.
+	idled=$1
+	for t in /proc/"$1"/task/*; do
+		chrt -i -p 0 "${t##*/}" >/dev/null 2>&1 || true
+	done
+	chrt -f -p 1 $$ >/dev/null 2>&1 || true
+	;;
+shares)
+	# The quota's cgroup, with the least weight instead of a quota.
+	cg_pid=$1
+	root=$(mount_of cgroup)
+	if [ -n "$root" ]; then
+		cg_home=$root$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' /proc/"$cg_pid"/cgroup)
+		cg=$root/chatbench-shares-$$
+		mkdir "$cg"
+		echo 2 >"$cg/cpu.shares"
+	else
+		root=$(mount_of cgroup2)
+		cg_home=$root$(awk -F: '$1 == "0" { print $3 }' /proc/"$cg_pid"/cgroup)
+		cg=$root/chatbench-shares-$$
+		mkdir "$cg"
+		echo 1 >"$cg/cpu.weight"
+	fi
+	echo "$cg_pid" >"$cg/cgroup.procs"
+	chrt -f -p 1 $$ >/dev/null 2>&1 || true
 	;;
 quota)
 	# cgroup v1's cpu controller where it is mounted (machines like
