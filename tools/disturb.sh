@@ -145,6 +145,25 @@ restore() {
 }
 trap restore EXIT
 
+# A new cpu cgroup for process $1, named chatbench-$2-PID, beside the
+# one the process is in: cgroup v1's cpu controller where it is mounted
+# (machines like ours), else cgroup v2 (cg_v2 set).  Sets cg, cg_home,
+# cg_pid; restore() moves the process back and removes the group.
+cpu_cgroup() {
+	local root
+	cg_pid=$1 cg_v2=
+	root=$(mount_of cgroup)
+	if [ -n "$root" ]; then
+		cg_home=$root$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' /proc/"$cg_pid"/cgroup)
+	else
+		root=$(mount_of cgroup2)
+		cg_v2=1
+		cg_home=$root$(awk -F: '$1 == "0" { print $3 }' /proc/"$cg_pid"/cgroup)
+	fi
+	cg=$root/chatbench-$2-$$
+	mkdir "$cg"
+}
+
 # Mistakes in the arguments show now, not after RUN-1 runs.
 case $what in
 ptrace|freeze|renice|idle|shares)
@@ -223,39 +242,21 @@ idle)
 	;;
 shares)
 	# The quota's cgroup, with the least weight instead of a quota.
-	cg_pid=$1
-	root=$(mount_of cgroup)
-	if [ -n "$root" ]; then
-		cg_home=$root$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' /proc/"$cg_pid"/cgroup)
-		cg=$root/chatbench-shares-$$
-		mkdir "$cg"
+	cpu_cgroup "$1" shares
+	if [ -z "$cg_v2" ]; then
 		echo 2 >"$cg/cpu.shares"
 	else
-		root=$(mount_of cgroup2)
-		cg_home=$root$(awk -F: '$1 == "0" { print $3 }' /proc/"$cg_pid"/cgroup)
-		cg=$root/chatbench-shares-$$
-		mkdir "$cg"
 		echo 1 >"$cg/cpu.weight"
 	fi
 	echo "$cg_pid" >"$cg/cgroup.procs"
 	chrt -f -p 1 $$ >/dev/null 2>&1 || true
 	;;
 quota)
-	# cgroup v1's cpu controller where it is mounted (machines like
-	# ours), else cgroup v2 with the controller enabled.
-	cg_pid=$1
-	root=$(mount_of cgroup)
-	if [ -n "$root" ]; then
-		cg_home=$root$(awk -F: '$2 ~ /(^|,)cpu(,|$)/ { print $3 }' /proc/"$cg_pid"/cgroup)
-		cg=$root/chatbench-quota-$$
-		mkdir "$cg"
+	cpu_cgroup "$1" quota
+	if [ -z "$cg_v2" ]; then
 		echo $((${QUOTA_PCT:-40} * 1000)) >"$cg/cpu.cfs_quota_us"
 		echo 100000 >"$cg/cpu.cfs_period_us"
 	else
-		root=$(mount_of cgroup2)
-		cg_home=$root$(awk -F: '$1 == "0" { print $3 }' /proc/"$cg_pid"/cgroup)
-		cg=$root/chatbench-quota-$$
-		mkdir "$cg"
 		echo "$((${QUOTA_PCT:-40} * 1000)) 100000" >"$cg/cpu.max"
 	fi
 	echo "$cg_pid" >"$cg/cgroup.procs"
