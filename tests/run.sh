@@ -45,11 +45,71 @@ for t in "$OUT"/tests/test_*; do
 	fi
 done
 
+# Every process below $1, depth first.
+descendants() {
+	local c
+	for c in $(pgrep -P "$1"); do
+		echo "$c"
+		descendants "$c"
+	done
+}
+
+# What a suite that did not end was doing, for a CI log that is all one
+# gets: each process's threads (class, state, kernel wait channel), its
+# kernel stack, and our binaries' user stacks.
+hung_report() {
+	local p
+	echo "# $s: still running after $SUITE_TIMEOUT s; its processes:"
+	for p in $(descendants "$1"); do
+		ps -L -o pid=,tid=,cls=,rtprio=,stat=,wchan:28=,comm= -p "$p" \
+			2>/dev/null | sed 's/^/#   /'
+		echo "#   args: $(tr '\0' ' ' </proc/"$p"/cmdline 2>/dev/null)"
+		case $(cat /proc/"$p"/comm 2>/dev/null) in
+		bash | cat) ;;
+		*)
+			sed 's/^/#     k /' /proc/"$p"/stack 2>/dev/null |
+				head -12 ;;
+		esac
+		case $(cat /proc/"$p"/comm 2>/dev/null) in
+		chat_*)
+			command -v gdb >/dev/null || continue
+			timeout 60 gdb -p "$p" -batch -ex 'thread apply all bt 12' \
+				2>/dev/null | grep '^#\|^Thread' | head -200 |
+				sed 's/^/#     u /' ;;
+		esac
+	done
+}
+
+# A suite that hangs must not take the CI stage's whole bound with it,
+# nor leave the log without the test it hung in: bats writes each result
+# as it ends, so the log shows the last test that ended.
+SUITE_TIMEOUT=${SUITE_TIMEOUT:-420}
+run_suite() {
+	local pid wd rc
+	# Appending, both: the report is not written over by bats's last words.
+	: >"$log"
+	bats --tap "$s" >>"$log" 2>&1 &
+	pid=$!
+	(
+		sleep "$SUITE_TIMEOUT"
+		hung_report "$pid" >>"$log"
+		kill -TERM $(descendants "$pid") "$pid" 2>/dev/null
+		sleep 5
+		kill -KILL $(descendants "$pid") "$pid" 2>/dev/null
+	) &
+	wd=$!
+	wait "$pid"
+	rc=$?
+	kill $(pgrep -P "$wd") "$wd" 2>/dev/null
+	wait "$wd" 2>/dev/null
+	return $rc
+}
+
 suites=${SUITES:-tests/integration/*.bats}
 for s in $suites; do
 	echo "# integration: $s"
 	t0=$SECONDS
-	bats --tap "$s" >"$log" 2>&1
+	run_suite
 	rc=$?
 	count <"$log"
 	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$log"; then
