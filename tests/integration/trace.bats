@@ -187,16 +187,21 @@ tracepoint:sched:sched_switch /args->prev_comm == "cli_rcv"/ {
 tracepoint:sched:sched_wakeup /args->comm == "cli_rcv"/ {
 	@wk[args->pid] = count(); }' >"$bt" 2>&1) &
 	btpid=$!
-	for i in $(seq 100); do
+	# Its first start on a new machine, beside a sanitized suite, is slow.
+	for i in $(seq 300); do
 		grep -q Attaching "$bt" && break
 		sleep 0.1
 	done
-	# A bpftrace that could not attach has exited: say why.
-	kill -0 "$btpid" || { cat "$bt"; false; }
+	# A bpftrace that could not attach has exited, or is late: say why.
+	kill -0 "$btpid" && grep -q Attaching "$bt" || {
+		kill -KILL "$btpid"; cat "$bt"; false; }
 	"$CHAT_C" --local -q --runs 1 --trace --json "$J" 10 300 >/dev/null &
 	pid=$!
 	wait "$pid"
-	kill -INT "$btpid"
+	# SIGTERM, not SIGINT: a background job of a script starts with
+	# SIGINT ignored, so a bpftrace that had not yet set its handler
+	# would never end, and the wait with it.  It prints its maps on both.
+	kill -TERM "$btpid"
 	wait "$btpid" || true
 	# Sum bpftrace's per-tgid switches and per-tid wakeups of our threads.
 	local sw wk
