@@ -165,7 +165,12 @@ enum cb_sched_class { CB_CLASSES(CB_CLASS_ENUM) CB_NR_CLASSES };
 
 #define CB_HOLD_IDLE		CB_NR_ROLES
 #define CB_HOLD_CLASS(c)	(CB_NR_ROLES + 1 + (c))
-#define CB_NR_HOLDERS		(CB_NR_ROLES + 1 + CB_NR_CLASSES)
+/*
+ * The CPU idle while our threads were runnable on it: their cpu cgroup
+ * (or an ancestor) was throttled by its quota, so they could not run.
+ */
+#define CB_HOLD_THROTTLED	CB_HOLD_CLASS(CB_NR_CLASSES)
+#define CB_NR_HOLDERS		(CB_HOLD_THROTTLED + 1)
 
 /*
  * Why a benchmark thread was off its CPU and not runnable: from the state
@@ -329,10 +334,17 @@ struct cb_cpu_state {
 	 */
 	__s32 nr_wait_role[CB_NR_SUBJECT_ROLES];
 	__u32 curr_holder;
-	__u32 __pad0;
+	/*
+	 * The roles (1 << CB_ROLE_*) seen leaving this CPU throttled by
+	 * their group's quota, in throttled_cfs: while it stays throttled,
+	 * their waits are the quota's whoever runs, and the CPU idling with
+	 * waiters counted is its doing, not a phantom's.
+	 */
+	__u32 throttled_roles;
 	__u64 wait_last;
 	__u64 wait_acc[CB_NR_SUBJECT_ROLES];
-	__u64 __pad[3];
+	__u64 throttled_cfs;	/* struct cfs_rq *, 0: none seen */
+	__u64 __pad[2];
 };
 
 /*

@@ -243,6 +243,47 @@ static __always_inline __u32 holder_of(struct task_struct *p, __u32 pid,
 	return CB_HOLD_CLASS(class_of(CB_RD(btf, p, policy)));
 }
 
+/*
+ * Whether a CFS run queue sits under a group throttled by its quota (its
+ * count of throttled levels, its own or above).  Read as a plain kernel
+ * address: it is kept past the switch that gave it.  Kernels without
+ * group scheduling have no such run queue, and no quota.
+ */
+static __always_inline bool cfs_throttled(__u64 addr)
+{
+	struct cfs_rq *cfs = (struct cfs_rq *)addr;
+
+	if (!cfs || !bpf_core_field_exists(cfs->throttle_count))
+		return false;
+	return BPF_CORE_READ(cfs, throttle_count) > 0;
+}
+
+/* The run queue of p's group, when p is held off by its quota; else 0. */
+static __always_inline __u64 throttled_rq(struct task_struct *p,
+					  const bool btf)
+{
+	struct cfs_rq *cfs;
+
+	if (!bpf_core_field_exists(p->se.cfs_rq))
+		return 0;
+	cfs = CB_RD(btf, p, se.cfs_rq);
+	if (!cfs || !bpf_core_field_exists(cfs->throttle_count))
+		return 0;
+	return CB_RD(btf, cfs, throttle_count) > 0 ? (__u64)cfs : 0;
+}
+
+/* The roles whose waits here are the quota's now; forgets it once over. */
+static __always_inline __u32 throttled_now(struct cb_cpu_state *cs)
+{
+	if (!cs->throttled_cfs)
+		return 0;
+	if (cfs_throttled(cs->throttled_cfs))
+		return cs->throttled_roles;
+	cs->throttled_cfs = 0;
+	cs->throttled_roles = 0;
+	return 0;
+}
+
 /* A waiting subject stopped counting on cs outside a sched_switch. */
 static __always_inline void waiter_gone(struct cb_cpu_state *cs, int role,
 					__u64 now)
@@ -539,18 +580,25 @@ static __always_inline void switch_in(__u32 pid, int role, __u32 cpu,
 	s->ts_on = now;
 }
 
-/* The waits since the last switch go to the task that held the CPU. */
+/*
+ * The waits since the last switch go to the task that held the CPU, or
+ * for the roles held off by their group's quota, to the throttling.
+ */
 static __always_inline void charge_waits(struct cb_cpu_state *cs,
 					 struct cb_sched_cpu *st, __u64 now)
 {
-	__u32 h = cs->curr_holder;
+	__u32 h = cs->curr_holder, mask = throttled_now(cs), hr;
 	int r;
 
 	wait_tick(cs, now);
 	if (h >= CB_NR_HOLDERS)
 		h = CB_HOLD_IDLE;
 	for (r = 0; r < CB_NR_SUBJECT_ROLES; r++) {
-		st->role[r].wait_by[h] += cs->wait_acc[r];
+		/* Without a branch, as in wait_tick. */
+		hr = h ^ ((h ^ CB_HOLD_THROTTLED) & -((mask >> r) & 1));
+		if (hr >= CB_NR_HOLDERS)
+			hr = CB_HOLD_IDLE;
+		st->role[r].wait_by[hr] += cs->wait_acc[r];
 		cs->wait_acc[r] = 0;
 	}
 }
@@ -563,6 +611,7 @@ static __always_inline int on_switch(bool preempt, struct task_struct *prev,
 	struct cb_cpu_state *cs;
 	struct cb_sched_cpu *st;
 	int prole, nrole;
+	__u32 held;
 	__u64 now;
 	__s64 d;
 
@@ -606,22 +655,44 @@ static __always_inline int on_switch(bool preempt, struct task_struct *prev,
 	if (prole >= 0)
 		switch_out(prev, prev_pid, prole, preempt, cpu, cs, st, now,
 			   btf);
+	/* A quota's throttling preempts: only then is it looked for. */
+	if (preempt && prole >= 0 && prole < CB_NR_SUBJECT_ROLES) {
+		__u64 cfs = throttled_rq(prev, btf);
+
+		if (cfs && cfs != cs->throttled_cfs) {
+			cs->throttled_cfs = cfs;
+			cs->throttled_roles = 0;
+		}
+		if (cfs)
+			cs->throttled_roles |= 1U << prole;
+	}
 	/*
-	 * A CPU picks idle only with nothing runnable: a waiter still
-	 * counted here is a phantom (see waiter_drop), dropped now.
+	 * A CPU picks idle only with nothing runnable, or with what is
+	 * runnable held off by its group's quota: ours, while the group a
+	 * thread of ours last left this CPU throttled in still is.  Then
+	 * the waiters keep counting, held by the throttling, until a task
+	 * runs here again.  Otherwise a waiter still counted here is a
+	 * phantom (see waiter_drop), dropped.
 	 */
+	held = 0;
 	if (!next_pid && cs->nr_waiting > 0) {
-		cs->nr_waiting = 0;
-		__builtin_memset(cs->nr_wait_role, 0,
-				 sizeof(cs->nr_wait_role));
-		st->phantom_waiters++;
+		if (cs->throttled_cfs && cfs_throttled(cs->throttled_cfs)) {
+			held = CB_HOLD_THROTTLED;
+		} else {
+			cs->throttled_cfs = 0;
+			cs->throttled_roles = 0;
+			cs->nr_waiting = 0;
+			__builtin_memset(cs->nr_wait_role, 0,
+					 sizeof(cs->nr_wait_role));
+			st->phantom_waiters++;
+		}
 	}
 	nrole = next_pid ? classify(next, btf) : -1;
 	if (nrole >= 0)
 		switch_in(next_pid, nrole, cpu, cs, st, now);
 	cs->curr_start = now;
 	cs->curr_pid = next_pid;
-	cs->curr_holder = holder_of(next, next_pid, nrole, btf);
+	cs->curr_holder = held ? held : holder_of(next, next_pid, nrole, btf);
 	return 0;
 }
 

@@ -100,6 +100,9 @@ static void define_lines(struct explain *e, struct ex_def *defs)
 		def_line(e, defs, K_WAIT_HOLDER, CB_HOLD_CLASS(i), EX_THREADS,
 			 "ns/msg", name, words);
 	}
+	def_line(e, defs, K_WAIT_HOLDER, CB_HOLD_THROTTLED, EX_THREADS,
+		 "ns/msg", "wait:throttled",
+		 "waiting to run while their cgroup was throttled (CPU quota)");
 	def_line(e, defs, K_WAIT_HOLDER, KB_HOLD_SOFTIRQ, EX_THREADS,
 		 "ns/msg", "wait:softirq",
 		 "waiting to run while the CPU was in softirq");

@@ -169,6 +169,7 @@ static void explain_idle(struct loss_account *a, double idle,
 		{ LL_BLOCK(CB_BLOCK_JOBCTL), CAUSE_STOPPED },
 		{ LL_BLOCK(CB_BLOCK_FROZEN), CAUSE_FROZEN },
 		{ LL_BLOCK(CB_BLOCK_UNINT), CAUSE_UNINTERRUPTIBLE },
+		{ LL_WAIT(CB_HOLD_THROTTLED), CAUSE_CPU_QUOTA },
 	};
 	double sum = 0, g[sizeof(holds) / sizeof(holds[0])];
 	size_t i, n = sizeof(holds) / sizeof(holds[0]);

@@ -5,8 +5,9 @@
  *
  * Threads, per role: threads x wall = on CPU + waiting to run + blocked
  * + gone.  Waiting to run is split by what held the CPU meanwhile (a
- * benchmark role, an outsider by scheduling class, or nothing: an idle
- * CPU, the wakeup's own latency); blocked by why (enum cb_block); gone is
+ * benchmark role, an outsider by scheduling class, their cgroup's quota
+ * throttling, or nothing: an idle CPU, the wakeup's own latency); blocked
+ * by why (enum cb_block); gone is
  * what is left: threads that ended before the interval did (a sender
  * done with its messages), and the tracer's error.
  *

@@ -31,7 +31,9 @@ const char *kb_holder_name(int holder)
 		return role_name(holder);
 	if (holder == CB_HOLD_IDLE)
 		return "idle_cpu";
-	if (holder > CB_HOLD_IDLE && holder < CB_NR_HOLDERS)
+	if (holder == CB_HOLD_THROTTLED)
+		return "throttled";
+	if (holder > CB_HOLD_IDLE && holder < CB_HOLD_THROTTLED)
 		return outsider[holder - CB_HOLD_CLASS(0)];
 	if (holder == KB_HOLD_SOFTIRQ)
 		return "softirq";

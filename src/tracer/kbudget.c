@@ -60,7 +60,8 @@ static int holder_line(int h)
 		return KB_CPU_KSOFTIRQD;
 	if (h >= 0 && h < CB_NR_ROLES)
 		return KB_CPU_BENCH;
-	if (h == CB_HOLD_IDLE)
+	/* Throttled: our threads runnable, the CPU idle all the same. */
+	if (h == CB_HOLD_IDLE || h == CB_HOLD_THROTTLED)
 		return KB_CPU_IDLE;
 	return KB_CPU_CLASS(h - CB_HOLD_CLASS(0));
 }

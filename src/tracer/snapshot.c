@@ -151,7 +151,7 @@ static void snap_cpu_open(const struct snap_src *src, struct ks_snap *s)
 			st->idle_ns += d;
 		else if (h < CB_NR_ROLES)
 			st->role[h].oncpu_ns += d;
-		else if (h > CB_HOLD_IDLE && h < CB_NR_HOLDERS)
+		else if (h > CB_HOLD_IDLE && h < CB_HOLD_THROTTLED)
 			st->class_ns[h - CB_HOLD_CLASS(0)] += d;
 		if (h >= CB_NR_HOLDERS)
 			continue;

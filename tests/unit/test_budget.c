@@ -135,6 +135,44 @@ static void test_offline(void **state)
 	assert_int_equal(cpu_sum(&kb.cpus), (int64_t)kb.cpus.supply_ns);
 }
 
+/*
+ * Two receivers runnable on CPU 0 for 600 ms while their group was
+ * throttled, the CPU idle all second, 100 ms of it softirq: the wait is
+ * the throttling's, less the kernel's tenth of the idle slices, and it
+ * is named so in the JSON and read back.
+ */
+static void test_throttled(void **state)
+{
+	struct ks_budget kb, back;
+	int r = CB_ROLE_SRV_RCV;
+	json_t *o, *w;
+
+	(void)state;
+	a.open.threads[r] = 2;
+	b.sched[1].role[r].oncpu_ns = 400 * MS;
+	b.sched[0].role[r].runnable_ns = 600 * MS;
+	b.sched[0].role[r].wait_by[CB_HOLD_THROTTLED] = 600 * MS;
+	b.sched[0].role[r].blocked_by[CB_BLOCK_SOCK_RECV] = 1000 * MS;
+	b.sched[0].idle_ns = 1000 * MS;
+	b.sched[1].idle_ns = 600 * MS;
+	b.cpustat[0].softirq_ns = 100 * MS;
+	kb_from_snaps(&kb, &a, &b);
+	assert_int_equal(kb.role[r].wait_by[CB_HOLD_THROTTLED], 540 * MS);
+	assert_int_equal(kb.role[r].wait_by[KB_HOLD_SOFTIRQ], 60 * MS);
+	assert_int_equal(kb.role[r].wait_by[CB_HOLD_IDLE], 0);
+	assert_int_equal(kb.cpus.line[KB_CPU_IDLE], 1500 * MS);
+	assert_threads_add_up(&kb.role[r]);
+	assert_string_equal(kb_holder_name(CB_HOLD_THROTTLED), "throttled");
+	o = budget_to_json(&kb, false);
+	w = json_object_get(json_object_get(json_object_get(o, "threads"),
+					    "srv_rcv"), "wait_by");
+	assert_int_equal(json_integer_value(json_object_get(w, "throttled")),
+			 540 * MS);
+	assert_int_equal(budget_from_json(o, &back), 0);
+	assert_int_equal(back.role[r].wait_by[CB_HOLD_THROTTLED], 540 * MS);
+	json_decref(o);
+}
+
 /* No open spans (no task iterator): no budget, rather than a wrong one. */
 static void test_no_iterator(void **state)
 {
@@ -243,6 +281,20 @@ static void test_loss(void **state)
 	/* The same with a tracer: its stops explain the work too. */
 	loss_explain(&s, &r, 1U << CAUSE_PTRACE, &acct);
 	assert_true(fabs(acct.unexplained) < 1e-9);
+	/*
+	 * Idle grown while the threads waited throttled: the quota's, from
+	 * the budget's own line, with no figure's evidence needed.
+	 */
+	memset(&s, 0, sizeof(s));
+	s.valid = true;
+	s.v[LL_CPU(KB_CPU_BENCH)] = 3000;
+	s.v[LL_CPU(KB_CPU_SOFTIRQ)] = 800;
+	s.v[LL_CPU(KB_CPU_IDLE)] = 2200;
+	s.v[LL_WAIT(CB_HOLD_THROTTLED)] = 30000;
+	loss_explain(&s, &r, 0, &acct);
+	assert_int_equal(acct.nparts, 1);
+	assert_int_equal(acct.part[0].kind, CAUSE_CPU_QUOTA);
+	assert_true(fabs(acct.part[0].share - 1) < 1e-9);
 	/* Nothing grew: nothing named. */
 	loss_explain(&r, &r, ~0U, &acct);
 	assert_int_equal(acct.nparts, 0);
@@ -254,6 +306,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_threads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cpus, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_offline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_throttled, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_no_iterator, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_json, setup, teardown),

@@ -19,7 +19,8 @@
 /*
  * The segments of the bar of a run's threads (view_budget.c): on CPU,
  * waiting by who held the CPU (the benchmark's own threads, ksoftirqd,
- * nobody, an outsider of any class, not known), blocked by reason
+ * nobody, an outsider of any class, the kernel's own work, the cgroup's
+ * quota, not known), blocked by reason
  * (enum cb_block), gone.  The CPUs' bar has one per line (kb_cpu_line).
  */
 enum bt_seg {
@@ -29,6 +30,7 @@ enum bt_seg {
 	BT_WAIT_IDLE,
 	BT_WAIT_OUTSIDER,
 	BT_WAIT_KERNEL,		/* softirq, interrupts, steal */
+	BT_WAIT_THROTTLED,	/* their cgroup's quota */
 	BT_WAIT_UNKNOWN,
 	BT_BLOCKED,		/* + enum cb_block */
 	BT_GONE = BT_BLOCKED + CB_NR_BLOCKS,

@@ -67,6 +67,7 @@ static const struct paint thr_paint[BT_NR] = {
 	[BT_WAIT_IDLE] = { .fill = "#fbfbfb", .outline = true },
 	[BT_WAIT_OUTSIDER] = { .fill = "#E69F00" },
 	[BT_WAIT_KERNEL] = { .fill = "#86D4BD" },
+	[BT_WAIT_THROTTLED] = { .fill = "#CC79A7" },
 	[BT_WAIT_UNKNOWN] = { .fill = "#e6dcc6" },
 	[BT_BLOCKED + CB_BLOCK_SOCK_RECV] = { .fill = "#c6dbef" },
 	[BT_BLOCKED + CB_BLOCK_SOCK_SEND] = { .fill = "#9ecae1" },

@@ -36,6 +36,8 @@ static int thr_seg(const char *name)
 	if (!strcmp(name, "wait:softirq") || !strcmp(name, "wait:irq") ||
 	    !strcmp(name, "wait:steal"))
 		return BT_WAIT_KERNEL;
+	if (!strcmp(name, "wait:throttled"))
+		return BT_WAIT_THROTTLED;
 	if (!strcmp(name, "wait:unknown"))
 		return BT_WAIT_UNKNOWN;
 	if (!strcmp(name, "threads:gone"))

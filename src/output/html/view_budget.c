@@ -23,6 +23,7 @@ static const char *const bt_words_tab[BT_BLOCKED] = {
 	[BT_WAIT_IDLE] = "waiting on an idle CPU (a late wakeup)",
 	[BT_WAIT_OUTSIDER] = "waiting behind outsiders",
 	[BT_WAIT_KERNEL] = "waiting while the CPU was in softirq, interrupts or steal",
+	[BT_WAIT_THROTTLED] = "waiting while their cgroup was throttled (CPU quota)",
 	[BT_WAIT_UNKNOWN] = "waiting, holder not known",
 };
 
@@ -33,6 +34,7 @@ static const char *const bt_names_tab[BT_BLOCKED] = {
 	[BT_WAIT_IDLE] = "wait_idle_cpu",
 	[BT_WAIT_OUTSIDER] = "wait_outsider",
 	[BT_WAIT_KERNEL] = "wait_kernel",
+	[BT_WAIT_THROTTLED] = "wait_throttled",
 	[BT_WAIT_UNKNOWN] = "wait_unknown",
 };
 
@@ -70,6 +72,8 @@ static int holder_seg(int h)
 		return BT_WAIT_OWN;
 	if (h == CB_HOLD_IDLE)
 		return BT_WAIT_IDLE;
+	if (h == CB_HOLD_THROTTLED)
+		return BT_WAIT_THROTTLED;
 	if (h >= CB_NR_HOLDERS)
 		return BT_WAIT_KERNEL;
 	return BT_WAIT_OUTSIDER;
