@@ -294,6 +294,59 @@ static bool foreign_server(const struct trace_opts *o)
 }
 
 /*
+ * The program groups CHATBENCH_TRACE_PROGS names (sched, softirq, signal,
+ * sockmsg, sockrare, or all; unset: all but softirq): a knob for
+ * measuring what each group costs, one at a time, and for exact softirq
+ * time split by vector.  A program left out is not loaded (the verifier's
+ * time is most of a traced run's start-up); its figures stay zero.
+ */
+static const struct {
+	const char *group;
+	const char *prog;	/* name without its "btf_"/"raw_" prefix */
+} prog_groups[] = {
+	{ "sched", "sched_switch" }, { "sched", "sched_waking" },
+	{ "sched", "sched_wakeup" }, { "sched", "sched_wakeup_new" },
+	{ "sched", "sched_migrate_task" },
+	{ "softirq", "softirq_entry" }, { "softirq", "softirq_exit" },
+	{ "sockmsg", "sk_data_ready" },
+	{ "signal", "signal_generate" },
+	{ "sockrare", "sock_exceed_buf_limit" },
+	{ "sockrare", "sock_rcvqueue_full" },
+};
+
+static bool prog_wanted(const char *prog_name)
+{
+	const char *want = getenv("CHATBENCH_TRACE_PROGS"), *g, *p;
+	size_t i, n;
+
+	if (!want || !*want)
+		want = "sched,signal,sockmsg,sockrare";
+	if (!strcmp(want, "all") || strlen(prog_name) < 4)
+		return true;
+	for (i = 0; i < sizeof(prog_groups) / sizeof(prog_groups[0]); i++) {
+		if (strcmp(prog_name + 4, prog_groups[i].prog))
+			continue;
+		g = prog_groups[i].group;
+		n = strlen(g);
+		for (p = strstr(want, g); p; p = strstr(p + 1, g))
+			if ((p == want || p[-1] == ',') &&
+			    (p[n] == ',' || !p[n]))
+				return true;
+		return false;
+	}
+	return true;
+}
+
+static void pick_wanted(struct bpf_object *obj)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj)
+		if (!prog_wanted(bpf_program__name(p)))
+			bpf_program__set_autoload(p, false);
+}
+
+/*
  * The learners are loaded only for a foreign server, and attached by
  * hand (learn_attach), not with the others: see learn_detach.
  */
@@ -333,6 +386,7 @@ static int open_bpf(struct trace *t, const char *prefix)
 	if (!t->bpf)
 		return -errno;
 	pick_flavour(t->bpf->obj, prefix);
+	pick_wanted(t->bpf->obj);
 	err = pick_foreign(t);
 	if (err)
 		goto out;
@@ -379,59 +433,6 @@ static void collect_progs(struct trace *t, struct bpf_object *obj)
 			continue;
 		t->prog[t->nr_progs++] = p;
 	}
-}
-
-/*
- * The program groups CHATBENCH_TRACE_PROGS names (sched, softirq, signal,
- * sockmsg, sockrare, or all; unset: all but softirq): a knob for
- * measuring what each group costs, one at a time, and for exact softirq
- * time split by vector.  A program left out is loaded but never attached;
- * its figures stay zero.
- */
-static const struct {
-	const char *group;
-	const char *prog;	/* name without its "btf_"/"raw_" prefix */
-} prog_groups[] = {
-	{ "sched", "sched_switch" }, { "sched", "sched_waking" },
-	{ "sched", "sched_wakeup" }, { "sched", "sched_wakeup_new" },
-	{ "sched", "sched_migrate_task" },
-	{ "softirq", "softirq_entry" }, { "softirq", "softirq_exit" },
-	{ "sockmsg", "sk_data_ready" },
-	{ "signal", "signal_generate" },
-	{ "sockrare", "sock_exceed_buf_limit" },
-	{ "sockrare", "sock_rcvqueue_full" },
-};
-
-static bool prog_wanted(const char *prog_name)
-{
-	const char *want = getenv("CHATBENCH_TRACE_PROGS"), *g, *p;
-	size_t i, n;
-
-	if (!want || !*want)
-		want = "sched,signal,sockmsg,sockrare";
-	if (!strcmp(want, "all") || strlen(prog_name) < 4)
-		return true;
-	for (i = 0; i < sizeof(prog_groups) / sizeof(prog_groups[0]); i++) {
-		if (strcmp(prog_name + 4, prog_groups[i].prog))
-			continue;
-		g = prog_groups[i].group;
-		n = strlen(g);
-		for (p = strstr(want, g); p; p = strstr(p + 1, g))
-			if ((p == want || p[-1] == ',') &&
-			    (p[n] == ',' || !p[n]))
-				return true;
-		return false;
-	}
-	return true;
-}
-
-static void pick_wanted(struct bpf_object *obj)
-{
-	struct bpf_program *p;
-
-	bpf_object__for_each_program(p, obj)
-		if (!prog_wanted(bpf_program__name(p)))
-			bpf_program__set_autoattach(p, false);
 }
 
 int trace_possible(char *err, size_t errlen)
@@ -619,7 +620,6 @@ struct trace *trace_open(const struct trace_opts *opts, char *err,
 			strerror(errno));
 		goto fail;
 	}
-	pick_wanted(t->bpf->obj);
 	if (!opts->on_demand && trace_attach(t, err, errlen))
 		goto fail;
 	collect_progs(t, t->bpf->obj);
