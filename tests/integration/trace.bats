@@ -274,4 +274,10 @@ EOF
 	traced_run
 	check 'any(s["comm"] == "chb_hog" and not s["is_benchmark"] and
 		s["pid"] > 0 and s["ns"] > 0 and s["cpus"] for s in k["stealers"])'
+	# ... and in the budget, with its part of our threads' wait.
+	check 'any(o["comm"] == "chb_hog" and o["class"] == "fair" and
+		o["wait_ns"] > 0 for o in k["budget"]["outsiders"])'
+	check 'sum(o["wait_ns"] for o in k["budget"]["outsiders"]
+		if o["class"] == "fair") <= k["budget"]["threads"]["subjects"][
+		"wait_by"]["outsider_fair"]'
 }

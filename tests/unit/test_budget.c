@@ -21,6 +21,7 @@
 
 #include "analysis/diagnose.h"
 #include "analysis/loss.h"
+#include "analysis/owait.h"
 #include "output/json/budget_json.h"
 #include "results/budget_load.h"
 #include "tracer/budget.h"
@@ -300,6 +301,60 @@ static void test_loss(void **state)
 	assert_int_equal(acct.nparts, 0);
 }
 
+/*
+ * The wait behind each class shared among its outsiders by the time each
+ * held a CPU while ours waited: two fair ones 3:1, one real-time; our own
+ * roles and idle are not outsiders.
+ */
+static void test_outsider_waits(void **state)
+{
+	struct kstats *k = calloc(1, sizeof(*k));
+	struct ow_entry o[KS_TOP_STEALERS];
+	static const struct {
+		const char *comm;
+		pid_t pid;
+		int sclass;
+		uint64_t ns;
+		bool bench;
+	} st[] = {
+		{ "srv_snd", 0, -1, 999 * MS, true },
+		{ "hog", 41, CB_CLASS_FAIR, 300 * MS, false },
+		{ "spin", 42, CB_CLASS_RT, 50 * MS, false },
+		{ "kworker", 43, CB_CLASS_FAIR, 100 * MS, false },
+	};
+	size_t i;
+	int n;
+
+	(void)state;
+	assert_non_null(k);
+	k->budget.valid = true;
+	k->budget.subjects.wait_by[CB_HOLD_CLASS(CB_CLASS_FAIR)] = 1000 * MS;
+	k->budget.subjects.wait_by[CB_HOLD_CLASS(CB_CLASS_RT)] = 300 * MS;
+	for (i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
+		struct ks_stealer *s = &k->stealer[k->nr_stealers++];
+
+		snprintf(s->comm, sizeof(s->comm), "%s", st[i].comm);
+		s->pid = st[i].pid;
+		s->sclass = st[i].sclass;
+		s->ns = st[i].ns;
+		s->is_benchmark = st[i].bench;
+		s->role = st[i].bench ? CB_ROLE_SRV_SND : -1;
+	}
+	n = outsider_waits(k, o, KS_TOP_STEALERS);
+	assert_int_equal(n, 3);
+	assert_string_equal(o[0].comm, "hog");
+	assert_int_equal(o[0].wait_ns, 750 * MS);
+	assert_int_equal(o[1].pid, 42);
+	assert_int_equal(o[1].wait_ns, 300 * MS);
+	assert_int_equal(o[2].wait_ns, 250 * MS);
+	/* At most max, the largest. */
+	assert_int_equal(outsider_waits(k, o, 1), 1);
+	assert_string_equal(o[0].comm, "hog");
+	k->budget.valid = false;
+	assert_int_equal(outsider_waits(k, o, KS_TOP_STEALERS), 0);
+	free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +367,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_json, setup, teardown),
 		cmocka_unit_test(test_loss),
+		cmocka_unit_test(test_outsider_waits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/owait.h"
 #include "tracer/kstats.h"
 #include "util/roles.h"
 #include "output/json/budget_json.h"
@@ -73,6 +74,31 @@ static json_t *stealer_json(const struct ks_stealer *s)
 			 "role", s->is_benchmark && s->role >= 0 ?
 				 json_string(role_name(s->role)) :
 				 json_null());
+}
+
+/*
+ * The run's budget, with the outsiders our threads waited behind: derived
+ * from the budget and the stealers (analysis/owait.c), for readers of the
+ * JSON; a loader makes it again from those two.
+ */
+static json_t *budget_json(const struct kstats *k)
+{
+	struct ow_entry ow[KS_TOP_STEALERS];
+	json_t *b = budget_to_json(&k->budget, false), *arr;
+	int i, n;
+
+	if (!json_is_object(b))
+		return b;
+	n = outsider_waits(k, ow, KS_TOP_STEALERS);
+	arr = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, json_pack(
+			"{s:s,s:i,s:s,s:I}", "comm", ow[i].comm,
+			"pid", (int)ow[i].pid, "class",
+			kb_class_names[ow[i].sclass],
+			"wait_ns", (json_int_t)ow[i].wait_ns));
+	json_object_set_new(b, "outsiders", arr);
+	return b;
 }
 
 static json_t *roles_json(const struct kstats *k)
@@ -296,7 +322,7 @@ json_t *kstats_to_json(const struct kstats *k)
 			  "client", proc_json(&k->proc[CB_SIDE_CLIENT]),
 			  "server", proc_json(&k->proc[CB_SIDE_SERVER]));
 	json_object_set_new(o, "processes", procs);
-	json_object_set_new(o, "budget", budget_to_json(&k->budget, false));
+	json_object_set_new(o, "budget", budget_json(k));
 	json_object_set_new(o, "tracers", json_pack(
 		"{s:o,s:o}", "client", tracer_json(&k->tracer[CB_SIDE_CLIENT]),
 		"server", tracer_json(&k->tracer[CB_SIDE_SERVER])));

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/owait_record.h"
 #include "tracer/budget.h"
 #include "util/roles.h"
 #include "output/text/budget_text.h"
@@ -134,5 +135,33 @@ void budget_print_text(FILE *f, const struct ks_budget *b, bool verbose)
 			pct);
 		shown++;
 	}
+	fputc('\n', f);
+}
+
+void budget_print_outsiders(FILE *f, const struct ks_budget *b,
+			    const struct ow_entry *o, int n, bool verbose)
+{
+	double whole, pct;
+	struct col c = { f, 0 };
+	int i, shown = 0;
+
+	if (!b || !b->valid || !b->subjects.total_ns)
+		return;
+	whole = (double)b->subjects.total_ns;
+	for (i = 0; i < n; i++) {
+		pct = 100.0 * (double)o[i].wait_ns / whole;
+		if (pct < 0.1 || (!verbose && shown >= 3))
+			break;
+		if (!shown)
+			put(&c, "  outsider: ours waited behind");
+		put(&c, "%s %s (pid %d, %s) %.1f", shown ? "," : "",
+		    o[i].comm, (int)o[i].pid,
+		    o[i].sclass >= 0 && o[i].sclass < CB_NR_CLASSES ?
+		    kb_class_names[o[i].sclass] : "?", pct);
+		shown++;
+	}
+	if (!shown)
+		return;
+	put(&c, " (%% of our threads x wall)");
 	fputc('\n', f);
 }

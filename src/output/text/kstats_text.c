@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "analysis/owait.h"
 #include "tracer/kstats_record.h"
 #include "util/roles.h"
 #include "util/fmt.h"
@@ -246,6 +247,14 @@ static void print_procs(FILE *f, const struct kstats *k)
 		k->sys.allocstall, k->proc[0].majflt + k->proc[1].majflt);
 }
 
+static void print_outsiders(FILE *f, const struct kstats *k, bool verbose)
+{
+	struct ow_entry o[KS_TOP_STEALERS];
+	int n = outsider_waits(k, o, KS_TOP_STEALERS);
+
+	budget_print_outsiders(f, &k->budget, o, n, verbose);
+}
+
 void kstats_print_text(FILE *f, const struct kstats *k, bool verbose)
 {
 	int r;
@@ -255,6 +264,7 @@ void kstats_print_text(FILE *f, const struct kstats *k, bool verbose)
 	print_header(f, k);
 	print_roles(f, k);
 	budget_print_text(f, &k->budget, verbose);
+	print_outsiders(f, k, verbose);
 	print_cpus(f, k);
 	print_stealers(f, k);
 	print_socks(f, k);
