@@ -19,7 +19,7 @@
 #include "results/series_load.h"
 #include "study/judge.h"
 
-/* --slow-threshold, else the one the file was judged with, else 10. */
+/* --slow-threshold, else the one the file was judged with, else ours. */
 static double threshold(const struct result_group *g, double asked)
 {
 	const json_t *v = g->summary.present ?
@@ -31,7 +31,7 @@ static double threshold(const struct result_group *g, double asked)
 	if (json_is_number(pct) && json_number_value(pct) > 0 &&
 	    json_number_value(pct) < 100)
 		return json_number_value(pct);
-	return 10;
+	return SLOW_PCT_DEFAULT;
 }
 
 /* The p99 objective of a --rate sweep, if the file says one. */

@@ -37,7 +37,7 @@ static const char usage[] =
 	"      --report FILE         an HTML report of the judged series\n"
 	"      --slow-threshold PCT  a run is slow below the reference by more\n"
 	"                            than PCT % (default: what the file was\n"
-	"                            judged with, else 10)\n"
+	"                            judged with, else 15)\n"
 	"  -q, --quiet               no Placement line\n"
 	"  -h, --help                this text\n"
 	"  -V, --version             version\n"

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/series.h"
 #include "workload/client/client_opts.h"
 #include "workload/netio.h"
 #include "util/numarg.h"
@@ -73,7 +74,7 @@ static const char usage[] =
 	"                         not on this host); the verdict judges both\n"
 	"      --no-server-trace  never ask (the original client never does)\n"
 	"      --slow-threshold PCT  a run is slow below the median by more than\n"
-	"                         max(PCT %, 3 robust SDs) (10); causes named\n"
+	"                         max(PCT %, 3 robust SDs) (15); causes named\n"
 	"      --baseline FILE    judge runs against a --json file saved earlier\n"
 	"      --cpus LIST        confine the client's threads to LIST (0-3,6)\n"
 	"      --pin              one CPU per thread, round-robin over the CPUs;\n"
@@ -344,7 +345,7 @@ static void client_defaults(struct client_opts *o, int argc, char **argv)
 	o->timeout_ms = 30000;
 	o->trace = TRACE_AUTO;
 	o->interval_ms = 100;
-	o->slow_pct = 10;
+	o->slow_pct = SLOW_PCT_DEFAULT;
 	o->argc = argc;
 	o->argv = argv;
 }
