@@ -251,6 +251,21 @@ assert_budget_bars() {
 	fi
 }
 
+@test "where the time went: the outsiders the threads waited behind, beside their run's bars" {
+	# A recorded series, with the writer's budget.outsiders on run 3.
+	zcat "$BATS_TEST_DIRNAME/../data/series/hog.json.gz" | jq -c '
+		if .run == 3 then .kernel.budget.outsiders = [
+			{comm: "qx_<b>", pid: 4242, class: "fair", wait_ns:
+			 (.kernel.budget.threads.subjects.total_ns * 0.3 | floor)},
+			{comm: "kworker", pid: 7, class: "fair", wait_ns: 1}]
+		else . end' >o.json
+	"$REPORT" -o o.html o.json
+	xmllint --noout o.html
+	[ "$(count_class o.html outsiders)" -eq 1 ]
+	xmllint --xpath "string(//*[@id='g0-budget-run3']//*[@class='outsiders'])" o.html |
+		grep -qx "Waited behind qx_<b> (pid 4242, fair) 30 % of the threads' time."
+}
+
 @test "where the time went: no section without a budget, no bars for one that does not add up" {
 	zcat "$BATS_TEST_DIRNAME/../data/report-offline.json.gz" |
 		jq -c 'del(.kernel.budget)' >nobudget.json

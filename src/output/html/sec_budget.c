@@ -391,9 +391,37 @@ static void top_growths(FILE *f, const struct bar *b)
  * Beside the bars: their wholes; a slow run's account in short, by the
  * CPUs' lines, whose growths add up to the CPU time lost per message.
  */
+/*
+ * The outsiders our threads waited behind (the JSON's budget.outsiders,
+ * largest first), those of at least 1 % of the threads' time, three at
+ * most: the culprits behind the bar's outsider segment.
+ */
+static void outsider_note(FILE *f, const json_t *kernel, double thr_total)
+{
+	const json_t *o = json_object_get(json_object_get(kernel, "budget"),
+					  "outsiders"), *e;
+	size_t i;
+	int shown = 0;
+	double pct;
+
+	json_array_foreach(o, i, e) {
+		pct = 100 * jnum(e, "wait_ns") / (thr_total > 0 ? thr_total : 1);
+		if (pct < 1 || shown >= 3 || !jstr(e, "comm"))
+			break;
+		fputs(shown ? ", " : "<div class=\"outsiders\">Waited behind ",
+		      f);
+		html_esc(f, jstr(e, "comm"));
+		fprintf(f, " (pid %d, %s) %.0f %%", (int)jnum(e, "pid"),
+			jstr(e, "class") ? jstr(e, "class") : "?", pct);
+		shown++;
+	}
+	if (shown)
+		fputs(" of the threads' time.</div>", f);
+}
+
 static void run_notes(FILE *f, const struct run_view *rv,
-		      const struct loss_account *a, const struct bar *cpu,
-		      const struct bar *thr)
+		      const json_t *kernel, const struct loss_account *a,
+		      const struct bar *cpu, const struct bar *thr)
 {
 	char x[32];
 
@@ -417,6 +445,7 @@ static void run_notes(FILE *f, const struct run_view *rv,
 		fputs("<div class=\"why\">The file has no loss account for this run.</div>",
 		      f);
 	}
+	outsider_note(f, kernel, thr->total);
 	fputs("</td>", f);
 }
 
@@ -513,7 +542,8 @@ static void run_row(FILE *f, const struct group_view *v,
 	fputs("</td>", f);
 	/* The notes name the grown lines as the bars' tooltips do. */
 	make_bars(&bb, &cpu, &thr);
-	run_notes(f, rv, a, &cpu, &thr);
+	run_notes(f, rv, server && rv->server_kernel ? rv->server_kernel :
+		  rv->kernel, a, &cpu, &thr);
 	fputs("</tr>\n", f);
 }
 
