@@ -690,6 +690,20 @@ static __always_inline int on_switch(bool preempt, struct task_struct *prev,
 	nrole = next_pid ? classify(next, btf) : -1;
 	if (nrole >= 0)
 		switch_in(next_pid, nrole, cpu, cs, st, now);
+	/*
+	 * A thread of a role held off runs here from another run queue: it
+	 * left the quota's group (moved back, or a new run's thread).  The
+	 * old one is forgotten, so that a run queue freed with its cgroup is
+	 * not read after.  Between throttled periods it is kept: the group
+	 * may be throttled again while none of ours runs here.
+	 */
+	if (nrole >= 0 && nrole < CB_NR_SUBJECT_ROLES &&
+	    ((cs->throttled_roles >> nrole) & 1) &&
+	    bpf_core_field_exists(next->se.cfs_rq) &&
+	    (__u64)CB_RD(btf, next, se.cfs_rq) != cs->throttled_cfs) {
+		cs->throttled_cfs = 0;
+		cs->throttled_roles = 0;
+	}
 	cs->curr_start = now;
 	cs->curr_pid = next_pid;
 	cs->curr_holder = held ? held : holder_of(next, next_pid, nrole, btf);
