@@ -25,9 +25,11 @@ static int by_wait(const void *x, const void *y)
 	return (a < b) - (a > b);
 }
 
-static bool outsider_of(const struct ks_stealer *s, int c)
+/* An outsider with a known class: not our own roles, not idle. */
+static bool outsider(const struct ks_stealer *s)
 {
-	return !s->is_benchmark && s->pid > 0 && s->sclass == c;
+	return !s->is_benchmark && s->pid > 0 && s->sclass >= 0 &&
+	       s->sclass < CB_NR_CLASSES;
 }
 
 int outsider_waits(const struct kstats *k, struct ow_entry *out, int max)
@@ -39,15 +41,13 @@ int outsider_waits(const struct kstats *k, struct ow_entry *out, int max)
 	if (!k || !k->budget.valid)
 		return 0;
 	for (i = 0; i < k->nr_stealers; i++)
-		for (c = 0; c < CB_NR_CLASSES; c++)
-			if (outsider_of(&k->stealer[i], c))
-				held[c] += (double)k->stealer[i].ns;
-	for (i = 0; i < k->nr_stealers && n < KS_TOP_STEALERS; i++) {
+		if (outsider(&k->stealer[i]))
+			held[k->stealer[i].sclass] += (double)k->stealer[i].ns;
+	for (i = 0; i < k->nr_stealers; i++) {
 		const struct ks_stealer *s = &k->stealer[i];
 
 		c = s->sclass;
-		if (c < 0 || c >= CB_NR_CLASSES || !outsider_of(s, c) ||
-		    held[c] <= 0)
+		if (!outsider(s) || held[c] <= 0)
 			continue;
 		w = (double)k->budget.subjects.wait_by[CB_HOLD_CLASS(c)] *
 		    (double)s->ns / held[c];

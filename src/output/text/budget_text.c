@@ -155,9 +155,8 @@ void budget_print_outsiders(FILE *f, const struct ks_budget *b,
 		if (!shown)
 			put(&c, "  outsider: ours waited behind");
 		put(&c, "%s %s (pid %d, %s) %.1f", shown ? "," : "",
-		    o[i].comm, (int)o[i].pid,
-		    o[i].sclass >= 0 && o[i].sclass < CB_NR_CLASSES ?
-		    kb_class_names[o[i].sclass] : "?", pct);
+		    o[i].comm, (int)o[i].pid, kb_class_names[o[i].sclass],
+		    pct);
 		shown++;
 	}
 	if (!shown)
