@@ -71,8 +71,11 @@ k = [json.loads(l) for l in open(sys.argv[1]) if '"kernel"' in l][-1]["kernel"]
 for r in ("srv_rcv", "srv_snd"):
     role, budget = k["roles"][r], k["budget"]["threads"][r]
     print(r, role["oncpu_ns"], role["wakeups"], budget["threads"])
-    # One receiver and one sender per connection: 20 each.
-    assert role["oncpu_ns"] > 0 and role["wakeups"] > 0, r
+    # One receiver and one sender per connection: 20 each.  Not their
+    # wakeups: a role is learned at a task's first data receive or send,
+    # and a receiver whose data is always queued after that first one
+    # wakes only before it (CI once saw srv_rcv with 0 wakeups).
+    assert role["oncpu_ns"] > 0, r
     assert budget["threads"] == 20, r
 # The server's tasks are all subjects: no outsider is the stand-in.
 out = [s for s in k["stealers"] if not s["is_benchmark"]]
