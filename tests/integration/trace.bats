@@ -134,16 +134,19 @@ EOF
 	check 'k["budget"]["threads"]["subjects"]["gone_ns"] >=
 		-0.02 * k["budget"]["threads"]["subjects"]["total_ns"]'
 	# Receivers sleep in receive calls, and wait behind our own threads.
-	# Under a sanitizer they also sleep on its runtime's locks (ASan's
-	# allocator: a CI run found receive calls under 80 % of their
-	# blocked time): there, receive calls need only lead.
+	# Under a sanitizer they also sleep on its runtime: ASan's allocator
+	# locks; TSan's mutexes (lock from 1 to 180 s of 270-340) and the
+	# mmap_lock its shadow memory takes (uninterruptible, 0.5-145 s;
+	# kernel stacks in rwsem_down_{read,write}_slowpath).  CI runs found
+	# receive calls at 35-98 % of the blocked time there: at least 10 %.
 	if [ -z "${CHATBENCH_SAN:-}" ]; then
 		check 'k["budget"]["threads"]["cli_rcv"]["blocked_by"].get(
 			"sock_recv", 0) >= 0.8 * k["budget"]["threads"][
 			"cli_rcv"]["blocked_ns"]'
 	else
-		check 'max(k["budget"]["threads"]["cli_rcv"]["blocked_by"].items(),
-			key=lambda kv: kv[1])[0] == "sock_recv"'
+		check 'k["budget"]["threads"]["cli_rcv"]["blocked_by"].get(
+			"sock_recv", 0) >= 0.1 * k["budget"]["threads"][
+			"cli_rcv"]["blocked_ns"]'
 	fi
 	check 'sum(v for h, v in k["budget"]["threads"]["subjects"][
 		"wait_by"].items() if h in R) >= 0.5 * k["budget"]["threads"][
